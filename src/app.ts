@@ -1,0 +1,97 @@
+// Composition root: builds the Fastify app from configuration and already-open dependencies.
+// main.ts owns the process (listen, signals); tests build the app and call inject or listen.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { sql, type Kysely } from 'kysely';
+import type { Config } from './config.ts';
+import type { Database } from './db/schema.ts';
+import { registerErrorHandlers } from './http/errors.ts';
+import { createRateLimiter, type RateLimiter } from './http/rate-limit.ts';
+import { auditRoutes } from './http/routes/audit.ts';
+import { createAddressPolicy } from './net/address-policy.ts';
+import type { SafeFetcher } from './net/safe-fetch.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Kysely<Database>;
+  fetcher: SafeFetcher;
+  /** Defaults to the database-backed limiter configured by `config.rateLimit`. */
+  rateLimiter?: RateLimiter;
+  logger?: FastifyServerOptions['logger'] | FastifyServerOptions['loggerInstance'];
+}
+
+/** Header values that are secrets: never written to a log line. */
+export const REDACTED_PATHS = [
+  'req.headers["x-api-key"]',
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'res.headers["set-cookie"]',
+  'headers["x-api-key"]',
+  'headers.cookie',
+  'headers.authorization',
+  'headers["set-cookie"]',
+];
+
+export function loggerOptions(level: string) {
+  return { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, db } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? loggerOptions(config.logLevel),
+    genReqId: () => randomUUID(),
+    requestIdLogLabel: 'requestId',
+    bodyLimit: 64 * 1024,
+    ajv: {
+      // Unknown fields are a 400, not silently dropped; types are never coerced.
+      customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: true },
+    },
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  registerErrorHandlers(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Audit service',
+        version: '1.0.0',
+        description:
+          'Audits one public HTTPS page from its static HTML through one of three lenses (wcag, privacy, ai-governance). ' +
+          'A pass means a visible signal was found; what static HTML cannot prove is an inconclusive warning.',
+      },
+      components: {
+        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.get('/healthz', { schema: { summary: 'The process is alive' } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { summary: 'The database answers' } }, async (request, reply) => {
+    try {
+      await sql`select 1`.execute(db);
+      return { status: 'ready' };
+    } catch (error) {
+      request.log.warn({ err: error }, 'database not reachable');
+      return reply.code(503).send({ status: 'database unreachable' });
+    }
+  });
+
+  await app.register(
+    auditRoutes({
+      db,
+      fetcher: deps.fetcher,
+      crawlLimits: config.crawl,
+      rateLimiter: deps.rateLimiter ?? createRateLimiter(db, config.rateLimit),
+      addressPolicy: createAddressPolicy(config.allowPrivateNetworks),
+    }),
+  );
+  return app;
+}

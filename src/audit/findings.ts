@@ -1,0 +1,76 @@
+// Turns control outcomes into the audit's public result: the findings list (fail and
+// inconclusive outcomes), the totals, and the outcome of every control that was checked.
+import type { Control, Location, Outcome, OutcomeStatus, Severity } from './control.ts';
+
+export interface Finding {
+  control: string;
+  status: 'fail' | 'inconclusive';
+  severity: Severity;
+  evidence: string;
+  location?: Location;
+}
+
+export interface CheckedControl {
+  control: string;
+  framework: string;
+  requirement: string;
+  outcome: OutcomeStatus;
+  /** Severity a failure of this control carries. */
+  severity: Severity;
+}
+
+export interface Totals {
+  /** Findings of severity error (always `fail`). */
+  errors: number;
+  /** Findings of severity warning, `fail` and `inconclusive` alike. */
+  warnings: number;
+  /** The warnings whose status is `inconclusive`: what a person should review. */
+  inconclusive: number;
+}
+
+export interface AuditResult {
+  controls: CheckedControl[];
+  findings: Finding[];
+  totals: Totals;
+}
+
+export function evaluateControls<P>(controls: readonly Control<string, P>[], page: P, includeWarnings: boolean): AuditResult {
+  const checked: CheckedControl[] = [];
+  const findings: Finding[] = [];
+  for (const control of controls) {
+    const outcome = control.evaluate(page);
+    checked.push({
+      control: control.id,
+      framework: control.framework,
+      requirement: control.requirement,
+      outcome: outcome.status,
+      severity: control.severity,
+    });
+    const finding = toFinding(control, outcome);
+    if (finding && (includeWarnings || finding.severity === 'error')) findings.push(finding);
+  }
+  return { controls: checked, findings, totals: totalsOf(findings) };
+}
+
+function toFinding(control: Control<string, unknown>, outcome: Outcome): Finding | undefined {
+  if (outcome.status === 'pass') return undefined;
+  const finding: Finding = {
+    control: control.id,
+    status: outcome.status,
+    // What static HTML cannot prove is never an error.
+    severity: outcome.status === 'inconclusive' ? 'warning' : control.severity,
+    evidence: outcome.evidence,
+  };
+  if (outcome.location) finding.location = outcome.location;
+  return finding;
+}
+
+export function totalsOf(findings: readonly Finding[]): Totals {
+  const totals: Totals = { errors: 0, warnings: 0, inconclusive: 0 };
+  for (const finding of findings) {
+    if (finding.severity === 'error') totals.errors++;
+    else totals.warnings++;
+    if (finding.status === 'inconclusive') totals.inconclusive++;
+  }
+  return totals;
+}

@@ -1,0 +1,23 @@
+// The audit flow after the request is authenticated, rate-limited and validated:
+// crawl → analyse → persist. Only a successful audit is persisted; a crawl failure propagates
+// as an OutboundError, which the HTTP layer answers with 422.
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { SafeFetcher } from '../net/safe-fetch.ts';
+import { saveAudit, type AuditRequest, type StoredAudit } from './audit-store.ts';
+import { branchAnalyses } from './branches.ts';
+import { crawl, type CrawlLimits } from './crawl.ts';
+
+export interface AuditDeps {
+  db: Kysely<Database>;
+  fetcher: SafeFetcher;
+  crawlLimits: CrawlLimits;
+}
+
+export async function runAudit(deps: AuditDeps, request: AuditRequest): Promise<StoredAudit> {
+  const analysis = branchAnalyses[request.branch];
+  if (!analysis.available) throw new Error(`branch ${request.branch} is not available`);
+  const crawled = await crawl(deps.fetcher, request.url, deps.crawlLimits);
+  const result = analysis.analyse({ crawled, includeWarnings: request.includeWarnings });
+  return saveAudit(deps.db, { ...request, crawled, result });
+}

@@ -1,0 +1,74 @@
+// Environment → typed, validated configuration. Every variable is documented in the README's
+// table; a bad value stops the process at start with a message naming the variable.
+import path from 'node:path';
+import { parseCidrList, parseStaticResolve, type Cidr } from './net/address-policy.ts';
+
+export interface Config {
+  host: string;
+  port: number;
+  /** PostgreSQL connection string; when absent the embedded PGlite database is used. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  seedApiKey: string | undefined;
+  rateLimit: { limit: number; windowSeconds: number };
+  crawl: { timeoutMs: number; maxBytes: number; maxRedirects: number };
+  allowPrivateNetworks: Cidr[];
+  staticResolve: Map<string, string[]>;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function parsed<T>(env: Env, name: string, parse: (value: string) => T, fallback: T): T {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  try {
+    return parse(raw);
+  } catch (error) {
+    throw new ConfigError(`${name}: ${(error as Error).message}`);
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env): Config {
+  const logLevel = env.LOG_LEVEL?.trim() || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const seed = env.AUDIT_SEED_API_KEY?.trim();
+  if (seed !== undefined && seed !== '' && seed.length < 16) {
+    throw new ConfigError('AUDIT_SEED_API_KEY must be at least 16 characters long');
+  }
+  return {
+    host: env.HOST?.trim() || '127.0.0.1',
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    databaseUrl: env.DATABASE_URL?.trim() || undefined,
+    dataDir: path.resolve(env.AUDIT_DATA_DIR?.trim() || './data'),
+    seedApiKey: seed || undefined,
+    rateLimit: {
+      limit: integer(env, 'AUDIT_RATE_LIMIT', 10, 1, 1_000_000),
+      windowSeconds: integer(env, 'AUDIT_RATE_WINDOW_SECONDS', 60, 1, 86_400),
+    },
+    crawl: {
+      timeoutMs: integer(env, 'AUDIT_CRAWL_TIMEOUT_MS', 10_000, 100, 120_000),
+      maxBytes: integer(env, 'AUDIT_CRAWL_MAX_BYTES', 2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
+      maxRedirects: 5,
+    },
+    allowPrivateNetworks: parsed(env, 'AUDIT_ALLOW_PRIVATE_NETWORKS', parseCidrList, []),
+    staticResolve: parsed(env, 'AUDIT_RESOLVE', parseStaticResolve, new Map()),
+    logLevel,
+  };
+}

@@ -1,0 +1,65 @@
+// Table types for Kysely. Migrations define the tables; these describe what the app reads and writes.
+import type { ColumnType } from 'kysely';
+
+type CreatedAt = ColumnType<Date, Date | undefined, never>;
+
+export interface ApiKeysTable {
+  id: string;
+  key_hash: string;
+  prefix: string;
+  label: string | null;
+  created_at: CreatedAt;
+  revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export interface RateLimitWindowsTable {
+  api_key_id: string;
+  window_start: Date;
+  used: number;
+}
+
+export interface AuditsTable {
+  id: string;
+  api_key_id: string;
+  branch: string;
+  standard: string | null;
+  include_warnings: boolean;
+  requested_url: string;
+  final_url: string;
+  origin: string;
+  http_status: number;
+  redirect_chain: ColumnType<unknown, string, never>;
+  fetched_at: Date;
+  byte_count: number;
+  body_sha256: string;
+  errors: number;
+  warnings: number;
+  inconclusive: number;
+  created_at: CreatedAt;
+}
+
+export interface AuditControlsTable {
+  audit_id: string;
+  position: number;
+  control: string;
+  outcome: string;
+}
+
+export interface FindingsTable {
+  audit_id: string;
+  position: number;
+  control: string;
+  status: string;
+  severity: string;
+  evidence: string;
+  selector: string | null;
+  snippet: string | null;
+}
+
+export interface Database {
+  api_keys: ApiKeysTable;
+  rate_limit_windows: RateLimitWindowsTable;
+  audits: AuditsTable;
+  audit_controls: AuditControlsTable;
+  findings: FindingsTable;
+}

@@ -1,0 +1,71 @@
+// Test databases. On PostgreSQL (TEST_DATABASE_URL set) each test file gets its own schema on the
+// shared server. On PGlite each gets an in-memory copy of one migrated template, because creating
+// a PGlite database takes seconds while loading a dumped one takes a fraction of a second.
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { openPostgres, wrapPglite, type DatabaseHandle } from '../../src/db/connect.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const migrationsDir = path.join(root, 'src/db/migrations');
+
+export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+function templatePath(): string {
+  const hash = createHash('sha256');
+  for (const file of fs.readdirSync(migrationsDir).sort()) hash.update(file).update(fs.readFileSync(path.join(migrationsDir, file)));
+  hash.update(fs.readFileSync(path.join(root, 'node_modules/@electric-sql/pglite/package.json')));
+  return path.join(root, '.tmp', `pglite-template-${hash.digest('hex').slice(0, 16)}.tar`);
+}
+
+/** Creates the migrated PGlite template if it is missing (global setup calls this once). */
+export async function ensurePgliteTemplate(): Promise<string> {
+  const target = templatePath();
+  if (fs.existsSync(target)) return target;
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const pglite = await PGlite.create();
+  const handle = wrapPglite(pglite);
+  await migrateToLatest(handle.db);
+  const dump = await pglite.dumpDataDir('none');
+  const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  fs.writeFileSync(temp, Buffer.from(await dump.arrayBuffer()));
+  fs.renameSync(temp, target); // atomic: parallel workers never read a half-written template
+  await handle.close();
+  return target;
+}
+
+export interface TestDatabase extends DatabaseHandle {
+  /** PostgreSQL only: a second, independent pool on the same schema, as another process would have. */
+  connectAgain?: () => Promise<DatabaseHandle>;
+}
+
+export async function openTestDatabase(): Promise<TestDatabase> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    const schema = `test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    const connect = () => openPostgres(url, { options: `-c search_path=${schema}` });
+    const handle = await connect();
+    await migrateToLatest(handle.db);
+    return {
+      ...handle,
+      connectAgain: connect,
+      async close() {
+        await handle.close();
+        const dropper = new pg.Client({ connectionString: url });
+        await dropper.connect();
+        await dropper.query(`drop schema ${schema} cascade`);
+        await dropper.end();
+      },
+    };
+  }
+  const template = await ensurePgliteTemplate();
+  const pglite = await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(template)]) });
+  return wrapPglite(pglite);
+}
