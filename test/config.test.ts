@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+test('defaults match the README table', () => {
+  const config = loadConfig({});
+  assert.equal(config.host, '127.0.0.1');
+  assert.equal(config.port, 3000);
+  assert.equal(config.databaseUrl, undefined);
+  assert.equal(config.dataDir, path.resolve('./data'));
+  assert.deepEqual(config.rateLimit, { limit: 10, windowSeconds: 60 });
+  assert.deepEqual(config.crawl, { timeoutMs: 10_000, maxBytes: 2 * 1024 * 1024, maxRedirects: 5 });
+  assert.deepEqual(config.allowPrivateNetworks, []);
+  assert.equal(config.staticResolve.size, 0);
+  assert.equal(config.logLevel, 'info');
+});
+
+test('values are read and parsed', () => {
+  const config = loadConfig({
+    HOST: '0.0.0.0',
+    PORT: '8080',
+    DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test',
+    AUDIT_SEED_API_KEY: 'a-long-enough-seed-key',
+    AUDIT_RATE_LIMIT: '1000',
+    AUDIT_RATE_WINDOW_SECONDS: '1',
+    AUDIT_RESOLVE: 'a.test=127.0.0.1,a.test=::1',
+    AUDIT_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8, ::1/128',
+  });
+  assert.equal(config.port, 8080);
+  assert.equal(config.seedApiKey, 'a-long-enough-seed-key');
+  assert.deepEqual(config.rateLimit, { limit: 1000, windowSeconds: 1 });
+  assert.deepEqual(config.staticResolve.get('a.test'), ['127.0.0.1', '::1']);
+  assert.equal(config.allowPrivateNetworks.length, 2);
+});
+
+const bad: [string, Record<string, string>, RegExp][] = [
+  ['port out of range', { PORT: '70000' }, /^PORT/],
+  ['port not a number', { PORT: 'http' }, /^PORT/],
+  ['zero rate limit', { AUDIT_RATE_LIMIT: '0' }, /^AUDIT_RATE_LIMIT/],
+  ['fractional window', { AUDIT_RATE_WINDOW_SECONDS: '1.5' }, /^AUDIT_RATE_WINDOW_SECONDS/],
+  ['short seed key', { AUDIT_SEED_API_KEY: 'short' }, /^AUDIT_SEED_API_KEY/],
+  ['bad CIDR', { AUDIT_ALLOW_PRIVATE_NETWORKS: '10.0.0.0/33' }, /^AUDIT_ALLOW_PRIVATE_NETWORKS/],
+  ['bad resolve entry', { AUDIT_RESOLVE: 'a.test' }, /^AUDIT_RESOLVE/],
+  ['bad resolve address', { AUDIT_RESOLVE: 'a.test=not-an-ip' }, /^AUDIT_RESOLVE/],
+  ['unknown log level', { LOG_LEVEL: 'loud' }, /^LOG_LEVEL/],
+];
+for (const [name, env, message] of bad) {
+  test(`a bad value stops start-up with a message naming the variable: ${name}`, () => {
+    assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && message.test(error.message));
+  });
+}
