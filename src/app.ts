@@ -1,7 +1,7 @@
 // Composition root: builds the Fastify app from configuration and already-open dependencies.
 // main.ts owns the process (listen, signals); tests build the app and call inject or listen.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { sql, type Kysely } from 'kysely';
@@ -19,7 +19,8 @@ export interface AppDeps {
   fetcher: SafeFetcher;
   /** Defaults to the database-backed limiter configured by `config.rateLimit`. */
   rateLimiter?: RateLimiter;
-  logger?: FastifyServerOptions['logger'] | FastifyServerOptions['loggerInstance'];
+  /** A ready logger (tests capture lines); defaults to pino JSON on stdout at `config.logLevel`. */
+  logger?: FastifyBaseLogger;
 }
 
 /** Header values that are secrets: never written to a log line. */
@@ -41,7 +42,7 @@ export function loggerOptions(level: string) {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db } = deps;
   const app = Fastify({
-    logger: deps.logger ?? loggerOptions(config.logLevel),
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.logLevel) }),
     genReqId: () => randomUUID(),
     requestIdLogLabel: 'requestId',
     bodyLimit: 64 * 1024,

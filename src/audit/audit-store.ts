@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { Branch } from './control.ts';
+import type { Branch, WcagStandard } from './control.ts';
 import type { CrawledPage } from './crawl.ts';
 import type { AuditResult } from './findings.ts';
 
@@ -12,7 +12,7 @@ export interface AuditRequest {
   /** The requested URL, already checked against the address policy. */
   url: URL;
   branch: Branch;
-  standard: string | undefined;
+  standard: WcagStandard | undefined;
   includeWarnings: boolean;
 }
 

@@ -5,6 +5,10 @@
 export const BRANCHES = ['wcag', 'privacy', 'ai-governance'] as const;
 export type Branch = (typeof BRANCHES)[number];
 
+/** The WCAG conformance targets a `wcag` audit can be asked for. */
+export const WCAG_STANDARDS = ['WCAG21A', 'WCAG21AA', 'WCAG22AA'] as const;
+export type WcagStandard = (typeof WCAG_STANDARDS)[number];
+
 export type Severity = 'error' | 'warning';
 export type OutcomeStatus = 'pass' | 'fail' | 'inconclusive';
 

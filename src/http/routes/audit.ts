@@ -7,14 +7,12 @@ import { Type, type Static } from 'typebox';
 import { authenticateApiKey, type ApiKeyIdentity } from '../../auth/api-keys.ts';
 import { runAudit, type AuditDeps } from '../../audit/run-audit.ts';
 import { branchAnalyses } from '../../audit/branches.ts';
-import { BRANCHES } from '../../audit/control.ts';
+import { BRANCHES, WCAG_STANDARDS } from '../../audit/control.ts';
 import type { StoredAudit } from '../../audit/audit-store.ts';
 import { checkTargetUrl, type AddressPolicy } from '../../net/address-policy.ts';
 import { OutboundError } from '../../net/safe-fetch.ts';
 import { ErrorBody, FieldErrorsBody, fieldErrors } from '../errors.ts';
 import type { RateLimiter } from '../rate-limit.ts';
-
-export const STANDARDS = ['WCAG21A', 'WCAG21AA', 'WCAG22AA'] as const;
 
 const AuditRequestBody = Type.Object(
   {
@@ -25,7 +23,7 @@ const AuditRequestBody = Type.Object(
       description: 'Absolute https URL of a public page. Loopback, private and internal hosts are refused with 400.',
     }),
     standard: Type.Optional(
-      Type.Enum([...STANDARDS], { description: 'Only with branch `wcag` (default `WCAG21AA`); a 400 with any other branch.' }),
+      Type.Enum([...WCAG_STANDARDS], { description: 'Only with branch `wcag` (default `WCAG21AA`); a 400 with any other branch.' }),
     ),
     includeWarnings: Type.Optional(
       Type.Boolean({ default: true, description: 'When false, only error-severity findings are returned and persisted.' }),
@@ -63,7 +61,7 @@ const AuditResponse = Type.Object({
   url: Type.String({ description: 'The URL as requested (normalised by the WHATWG URL parser).' }),
   finalUrl: Type.String({ description: 'The URL after redirects, whose HTML was analysed.' }),
   branch: Type.Enum([...BRANCHES]),
-  standard: Type.Optional(Type.Enum([...STANDARDS], { description: 'Present for `wcag` only.' })),
+  standard: Type.Optional(Type.Enum([...WCAG_STANDARDS], { description: 'Present for `wcag` only.' })),
   createdAt: Type.String({ format: 'date-time' }),
   totals: Type.Object({
     errors: Type.Integer({ description: 'Findings of severity error.' }),

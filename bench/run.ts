@@ -1,0 +1,183 @@
+// npm run bench: speed as ratios against a baseline measured in the same run, never as a timed
+// test. Prints a table and writes the figures to bench/results/<timestamp>.json.
+//
+// 1. Analysis: per corpus page, the branch's analysis (page model + every control) next to the
+//    bare htmlparser2 parse of the same page.
+// 2. End to end: audits through the real HTTP stack, safe fetcher and database against a local
+//    HTTPS fixture, next to a bare fetch-and-parse loop over the same pages at the same concurrency.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseDocument } from 'htmlparser2';
+import { request } from 'undici';
+import { buildApp } from '../src/app.ts';
+import { createApiKey } from '../src/auth/api-keys.ts';
+import { aiGovernanceControls } from '../src/audit/ai-governance/index.ts';
+import { crawl } from '../src/audit/crawl.ts';
+import { evaluateControls } from '../src/audit/findings.ts';
+import { buildPage } from '../src/audit/page.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase, openPostgres } from '../src/db/connect.ts';
+import { createAddressPolicy } from '../src/net/address-policy.ts';
+import { createSafeFetcher } from '../src/net/safe-fetch.ts';
+import { startHttpsFixture } from '../test/support/https-fixture.ts';
+import { makeTestPki } from '../test/support/tls.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const corpusDirs = ['real-pages', 'readability-pages'].map((name) => path.resolve(root, '../shared/corpus', name));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const E2E_AUDITS = Number(process.env.BENCH_AUDITS ?? 300);
+const E2E_CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+
+interface Stats {
+  median: number;
+  p99: number;
+  mean: number;
+  perSecond: number;
+}
+
+function stats(samples: number[], totalMs = samples.reduce((a, b) => a + b, 0)): Stats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return { median: at(0.5), p99: at(0.99), mean: totalMs / samples.length, perSecond: (samples.length / totalMs) * 1000 };
+}
+
+function loadCorpus(): { name: string; html: string }[] {
+  const pages: { name: string; html: string }[] = [];
+  for (const dir of corpusDirs) {
+    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.html')).sort()) {
+      pages.push({ name: `${path.basename(dir)}/${file}`, html: fs.readFileSync(path.join(dir, file), 'utf8') });
+    }
+  }
+  return pages;
+}
+
+function benchAnalysis(pages: { name: string; html: string }[]) {
+  const parse: number[] = [];
+  const analysis: number[] = [];
+  const url = new URL('https://bench.test/page');
+  const analyse = (html: string) => evaluateControls(aiGovernanceControls, buildPage(html, url), true);
+  for (const page of pages) analyse(page.html); // warm-up: JIT and regex compilation
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const page of pages) {
+      // Alternate the order so neither side always runs on a cache the other warmed.
+      const first = round % 2 === 0;
+      for (const which of first ? ['parse', 'analysis'] : ['analysis', 'parse']) {
+        const start = performance.now();
+        if (which === 'parse') parseDocument(page.html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+        else analyse(page.html);
+        (which === 'parse' ? parse : analysis).push(performance.now() - start);
+      }
+    }
+  }
+  const p = stats(parse);
+  const a = stats(analysis);
+  return { pages: pages.length, rounds: ROUNDS, parse: p, analysis: a, ratioMedian: a.median / p.median, ratioMean: a.mean / p.mean };
+}
+
+async function runConcurrently(count: number, concurrency: number, task: (i: number) => Promise<void>) {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++;
+        const start = performance.now();
+        await task(i);
+        latencies.push(performance.now() - start);
+      }
+    }),
+  );
+  return { ...stats(latencies, performance.now() - started), p50: stats(latencies).median };
+}
+
+async function benchEndToEnd(pages: { name: string; html: string }[]) {
+  // A fixed, varied sample of corpus pages served by a local HTTPS fixture.
+  const sample = pages.filter((_, i) => i % Math.ceil(pages.length / 40) === 0);
+  const pki = await makeTestPki(['bench.test']);
+  const routes = Object.fromEntries(
+    sample.map((page, i) => [`/p/${i}`, (_req: unknown, res: import('node:http').ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(page.html);
+    }]),
+  );
+  const fixture = await startHttpsFixture(routes, pki);
+  const config = loadConfig({
+    AUDIT_RESOLVE: 'bench.test=127.0.0.1',
+    AUDIT_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+    AUDIT_RATE_LIMIT: '1000000',
+    LOG_LEVEL: 'warn',
+  });
+  const policy = createAddressPolicy(config.allowPrivateNetworks);
+  const fetcher = createSafeFetcher({ policy, staticResolve: config.staticResolve, ca: [pki.caPem] });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-bench-'));
+  const database = process.env.BENCH_DATABASE_URL
+    ? await openPostgres(process.env.BENCH_DATABASE_URL)
+    : await openDatabase({ databaseUrl: undefined, dataDir });
+  if (process.env.BENCH_DATABASE_URL) await (await import('../src/db/migrate.ts')).migrateToLatest(database.db);
+  const app = await buildApp({ config, db: database.db, fetcher });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address() as import('node:net').AddressInfo;
+  const { rawKey } = await createApiKey(database.db, 'bench');
+  const pageUrl = (i: number) => new URL(fixture.url('bench.test', `/p/${i % sample.length}`));
+
+  const baselineFetcher = createSafeFetcher({ policy, staticResolve: config.staticResolve, ca: [pki.caPem] });
+  const baseline = async (i: number) => {
+    const page = await crawl(baselineFetcher, pageUrl(i), config.crawl);
+    parseDocument(page.html, { decodeEntities: true });
+  };
+  const audit = async (i: number) => {
+    const response = await request(`http://127.0.0.1:${address.port}/api/v1/audit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': rawKey },
+      body: JSON.stringify({ branch: 'ai-governance', url: pageUrl(i).href }),
+    });
+    await response.body.text();
+    if (response.statusCode !== 201) throw new Error(`audit answered ${response.statusCode}`);
+  };
+  // Warm both paths, then measure them back to back.
+  await runConcurrently(20, E2E_CONCURRENCY, baseline);
+  await runConcurrently(20, E2E_CONCURRENCY, audit);
+  const base = await runConcurrently(E2E_AUDITS, E2E_CONCURRENCY, baseline);
+  const full = await runConcurrently(E2E_AUDITS, E2E_CONCURRENCY, audit);
+
+  await app.close();
+  await fetcher.close();
+  await baselineFetcher.close();
+  await fixture.close();
+  await database.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  return {
+    database: process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite',
+    pages: sample.length,
+    requests: E2E_AUDITS,
+    concurrency: E2E_CONCURRENCY,
+    baseline: { perSecond: base.perSecond, p50: base.p50, p99: base.p99 },
+    audits: { perSecond: full.perSecond, p50: full.p50, p99: full.p99 },
+    throughputRatio: full.perSecond / base.perSecond,
+    p50Ratio: full.p50 / base.p50,
+  };
+}
+
+const fmt = (n: number, digits = 2) => n.toFixed(digits);
+const pages = loadCorpus();
+const analysis = benchAnalysis(pages);
+const e2e = await benchEndToEnd(pages);
+
+console.log(`\nai-governance analysis over ${analysis.pages} corpus pages × ${analysis.rounds} rounds`);
+console.table({
+  'bare parse (htmlparser2)': { 'median ms': fmt(analysis.parse.median, 3), 'p99 ms': fmt(analysis.parse.p99, 3), 'pages/s': fmt(analysis.parse.perSecond, 0) },
+  'analysis (page model + 8 controls)': { 'median ms': fmt(analysis.analysis.median, 3), 'p99 ms': fmt(analysis.analysis.p99, 3), 'pages/s': fmt(analysis.analysis.perSecond, 0) },
+  'ratio analysis / parse': { 'median ms': fmt(analysis.ratioMedian), 'p99 ms': fmt(analysis.analysis.p99 / analysis.parse.p99), 'pages/s': fmt(analysis.ratioMean) },
+});
+console.log(`end to end: ${e2e.requests} requests, concurrency ${e2e.concurrency}, ${e2e.pages} pages, ${e2e.database}`);
+console.table({
+  'bare fetch + parse': { 'req/s': fmt(e2e.baseline.perSecond, 1), 'p50 ms': fmt(e2e.baseline.p50, 1), 'p99 ms': fmt(e2e.baseline.p99, 1) },
+  'audit via HTTP + DB': { 'req/s': fmt(e2e.audits.perSecond, 1), 'p50 ms': fmt(e2e.audits.p50, 1), 'p99 ms': fmt(e2e.audits.p99, 1) },
+  'ratio audit / baseline': { 'req/s': fmt(e2e.throughputRatio), 'p50 ms': fmt(e2e.p50Ratio), 'p99 ms': fmt(e2e.audits.p99 / e2e.baseline.p99) },
+});
+const file = path.join(root, 'bench/results', `${new Date().toISOString().replaceAll(':', '-')}.json`);
+fs.writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, analysis, e2e }, null, 2)}\n`);
+console.log(`written ${path.relative(root, file)}`);

@@ -1,0 +1,92 @@
+// The whole service as a test meets it: the real app, a real test database, the real safe fetcher
+// and a local HTTPS fixture server reached through static resolve and the private-network allow-list.
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { buildApp, loggerOptions } from '../../src/app.ts';
+import { createApiKey } from '../../src/auth/api-keys.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import type { DatabaseHandle } from '../../src/db/connect.ts';
+import type { RateLimiter } from '../../src/http/rate-limit.ts';
+import { createAddressPolicy } from '../../src/net/address-policy.ts';
+import { createSafeFetcher, type SafeFetcher } from '../../src/net/safe-fetch.ts';
+import { startHttpsFixture, type Fixture, type FixtureRoutes } from './https-fixture.ts';
+import { makeTestPki } from './tls.ts';
+
+export const FIXTURE_HOST = 'site.test';
+
+export interface TestService {
+  app: FastifyInstance;
+  config: Config;
+  fixture: Fixture;
+  fetcher: SafeFetcher;
+  /** A fresh active API key. */
+  apiKey: string;
+  apiKeyId: string;
+  /** Every log line the app wrote, parsed. */
+  logs: Record<string, unknown>[];
+  rawLogs: string[];
+  pageUrl(path: string): string;
+  close(): Promise<void>;
+}
+
+export interface TestServiceOptions {
+  database: DatabaseHandle;
+  routes: FixtureRoutes;
+  env?: Record<string, string>;
+  rateLimiter?: RateLimiter;
+  /** Reuse a running fixture (for a second app instance). */
+  fixture?: Fixture;
+}
+
+export async function startTestService(options: TestServiceOptions): Promise<TestService> {
+  const pki = await makeTestPki([FIXTURE_HOST, 'other.test']);
+  const fixture = options.fixture ?? (await startHttpsFixture(options.routes, pki));
+  const config = loadConfig({
+    AUDIT_RESOLVE: `${FIXTURE_HOST}=127.0.0.1,other.test=127.0.0.1`,
+    AUDIT_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+    AUDIT_CRAWL_TIMEOUT_MS: '2000',
+    LOG_LEVEL: 'info',
+    ...options.env,
+  });
+  const fetcher = createSafeFetcher({
+    policy: createAddressPolicy(config.allowPrivateNetworks),
+    staticResolve: config.staticResolve,
+    ca: [pki.caPem],
+  });
+  const rawLogs: string[] = [];
+  const logs: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) {
+        rawLogs.push(line);
+        logs.push(JSON.parse(line));
+      }
+      done();
+    },
+  });
+  const app = await buildApp({
+    config,
+    db: options.database.db,
+    fetcher,
+    rateLimiter: options.rateLimiter,
+    logger: pino(loggerOptions(config.logLevel), sink),
+  });
+  const { id, rawKey } = await createApiKey(options.database.db, 'test');
+  return {
+    app,
+    config,
+    fixture,
+    fetcher,
+    apiKey: rawKey,
+    apiKeyId: id,
+    logs,
+    rawLogs,
+    pageUrl: (path) => fixture.url(FIXTURE_HOST, path),
+    async close() {
+      await app.close();
+      await fetcher.close();
+      if (!options.fixture) await fixture.close();
+    },
+  };
+}
