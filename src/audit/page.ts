@@ -9,8 +9,8 @@
 // `visibility: hidden` is not visible text.
 //
 // buildPage never throws: any string (empty, binary, deeply nested) gives a Page.
-import { parseDocument } from 'htmlparser2';
-import { isTag, isText, type AnyNode, type Document, type Element } from 'domhandler';
+import { Parser } from 'htmlparser2';
+import { DomHandler, isTag, isText, type AnyNode, type Document, type Element } from 'domhandler';
 import type { Location } from './control.ts';
 import { locate as locateWith } from './page/location.ts';
 import { isVisibleIn, visibilityMark, type VisibilityMark } from './page/visibility.ts';
@@ -228,15 +228,42 @@ export function blockAt(page: Page, offset: number): TextBlock | undefined {
   return page.textBlocks[blockIndexAt(page, offset)];
 }
 
-/** Parses `html` once and extracts the page model. Never throws. */
+/**
+ * htmlparser2 keeps its open-element stack with Array#unshift, so each open tag costs O(depth):
+ * 2 MiB of nested `<span>x` would hold the event loop for tens of seconds. Browsers cap tree depth
+ * too (Blink at 512); no page of either corpus comes near this limit.
+ */
+export const MAX_ELEMENT_DEPTH = 2048;
+
+/** The page cannot be analysed within the service's bounds; answered like any other exceeded bound. */
+export class PageTooComplexError extends Error {
+  readonly reason = 'too-deep';
+  constructor() {
+    super(`elements nested more than ${MAX_ELEMENT_DEPTH} deep`);
+    this.name = 'PageTooComplexError';
+  }
+}
+
+class DepthLimitedHandler extends DomHandler {
+  private depth = 0;
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    if (++this.depth > MAX_ELEMENT_DEPTH) throw new PageTooComplexError();
+    super.onopentag(name, attribs);
+  }
+  override onclosetag(): void {
+    this.depth--;
+    super.onclosetag();
+  }
+}
+
+const PARSER_OPTIONS = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true } as const;
+
+/** Parses `html` once and extracts the page model. Throws only PageTooComplexError. */
 export function buildPage(html: string, url: URL | string): Page {
   const pageUrl = toUrl(url);
-  const document = parseDocument(typeof html === 'string' ? html : String(html), {
-    decodeEntities: true,
-    lowerCaseTags: true,
-    lowerCaseAttributeNames: true,
-  });
-  return extract(document, pageUrl);
+  const handler = new DepthLimitedHandler();
+  new Parser(handler, PARSER_OPTIONS).end(typeof html === 'string' ? html : String(html));
+  return extract(handler.root, pageUrl);
 }
 
 function toUrl(url: URL | string): URL {

@@ -244,7 +244,7 @@ describe('locations', () => {
   });
 
   test('deeply nested elements get a bounded selector and snippet', () => {
-    const page = build(`${'<div>'.repeat(5000)}<p>deep</p>`);
+    const page = build(`${'<div>'.repeat(2000)}<p>deep</p>`);
     const location = locate(page, page.textBlocks[0]!.element!);
     assert.equal(location.snippet, '<p>deep</p>');
     assert.equal(location.selector.split(' > ').length, 24);
@@ -258,9 +258,10 @@ describe('robustness', () => {
     ['whitespace', ' \n\t '],
     ['binary-ish', Array.from({ length: 4096 }, (_, i) => String.fromCharCode((i * 7919) % 65536)).join('')],
     ['NUL bytes', '<p>\u0000a\u0000</p><a href="\u0000">\u0000</a>'],
-    ['10k nested divs', `${'<div>'.repeat(10_000)}text${'</div>'.repeat(10_000)}`],
-    ['10k unclosed nested spans in a link', `<a href="/x">${'<span>'.repeat(10_000)}deep`],
-    ['10k nested hidden sections', `${'<section hidden><p>'.repeat(10_000)}x`],
+    // Just inside MAX_ELEMENT_DEPTH (2048): deep enough that a recursive walk would overflow.
+    ['2k nested divs', `${'<div>'.repeat(2000)}text${'</div>'.repeat(2000)}`],
+    ['2k unclosed nested spans in a link', `<a href="/x">${'<span>'.repeat(2000)}deep`],
+    ['1k nested hidden sections', `${'<section hidden><p>'.repeat(1000)}x`],
     ['unclosed everything', '<html><head><title>t<body><p><a href="/x"><b><i>text'],
     ['stray closers', '</div></p></a></html><p>after</p></body>'],
     ['huge attribute', `<p style="${'display:block;'.repeat(50_000)}" title="${'x'.repeat(500_000)}">y</p>`],
@@ -304,4 +305,12 @@ describe('robustness', () => {
     }
     t.diagnostic(`${pages.length} corpus pages built, median ${median(times).toFixed(2)} ms, total ${times.reduce((a, b) => a + b, 0).toFixed(0)} ms`);
   });
+});
+
+test('nesting beyond MAX_ELEMENT_DEPTH is refused quickly instead of parsed quadratically', async () => {
+  const { MAX_ELEMENT_DEPTH, PageTooComplexError } = await import('../../src/audit/page.ts');
+  assert.throws(() => buildPage('<span>x'.repeat(300_000), 'https://a.test/'), PageTooComplexError);
+  // At the bound itself the page is still analysed; implicitly closed elements never count.
+  assert.ok(buildPage('<div>'.repeat(MAX_ELEMENT_DEPTH), 'https://a.test/'));
+  assert.ok(buildPage('<li>x'.repeat(300_000), 'https://a.test/'));
 });

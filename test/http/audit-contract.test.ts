@@ -68,6 +68,7 @@ before(async () => {
         res.writeHead(200, { 'content-type': 'image/png' });
         res.end(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
       },
+      '/too-deep': html(`<!doctype html><body>${'<span>x'.repeat(5000)}`),
       '/to-loopback-name': (_req, res) => {
         res.writeHead(302, { location: 'https://localhost/' });
         res.end();
@@ -275,6 +276,7 @@ describe('422: target unreachable, blocked by the crawler, or answers 4xx/5xx', 
     ['redirect to localhost', '/to-loopback-name', 'blocked-address'],
     ['redirect to the metadata address', '/to-metadata', 'blocked-address'],
     ['redirect from https to http', '/downgrade', 'downgrade'],
+    ['elements nested beyond the analysis bound', '/too-deep', 'too-deep'],
   ];
   for (const [name, path, reason] of rows) {
     test(name, async () => {
