@@ -11,6 +11,7 @@ import { BRANCHES, WCAG_STANDARDS } from '../../audit/control.ts';
 import type { StoredAudit } from '../../audit/audit-store.ts';
 import { checkTargetUrl, type AddressPolicy } from '../../net/address-policy.ts';
 import { OutboundError } from '../../net/safe-fetch.ts';
+import { PageTooComplexError } from '../../audit/page.ts';
 import { ErrorBody, FieldErrorsBody, fieldErrors } from '../errors.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 
@@ -138,7 +139,7 @@ export function auditRoutes(deps: AuditRouteDeps) {
             400: FieldErrorsBody,
             401: ErrorBody,
             422: Type.Object({ error: Type.Literal('unreachable or blocked') }, {
-              description: 'The target was unreachable, refused by the address policy at DNS or connect time, failed TLS, answered 4xx/5xx, was not HTML, or exceeded a size or time bound.',
+              description: 'The target was unreachable, refused by the address policy at DNS or connect time, failed TLS, answered 4xx/5xx, was not HTML, or exceeded a bound (time, size after decompression, or elements nested more than 2048 deep).',
             }),
             429: RateLimitedBody,
           },
@@ -164,8 +165,8 @@ export function auditRoutes(deps: AuditRouteDeps) {
           });
           return reply.code(201).send(toAuditResponse(audit));
         } catch (error) {
-          if (error instanceof OutboundError) {
-            request.log.info({ reason: error.reason, detail: error.detail }, 'crawl refused or failed');
+          if (error instanceof OutboundError || error instanceof PageTooComplexError) {
+            request.log.info({ reason: error.reason, detail: error.message }, 'crawl refused, failed or exceeded a bound');
             return reply.code(422).send({ error: 'unreachable or blocked' });
           }
           throw error;
