@@ -55,7 +55,9 @@ export async function saveAudit(db: Kysely<Database>, audit: NewAudit): Promise<
     if (result.controls.length > 0) {
       await trx
         .insertInto('audit_controls')
-        .values(result.controls.map((c, position) => ({ audit_id: id, position, control: c.control, outcome: c.outcome })))
+        .values(
+          result.controls.map((c, position) => ({ audit_id: id, position, control: c.control, outcome: c.outcome, evidence: c.evidence })),
+        )
         .execute();
     }
     if (result.findings.length > 0) {

@@ -17,6 +17,9 @@ export interface CheckedControl {
   outcome: OutcomeStatus;
   /** Severity a failure of this control carries. */
   severity: Severity;
+  /** What matched for a pass; what was missing or undecidable otherwise. */
+  evidence: string;
+  location?: Location;
 }
 
 export interface Totals {
@@ -39,13 +42,16 @@ export function evaluateControls<P>(controls: readonly Control<string, P>[], pag
   const findings: Finding[] = [];
   for (const control of controls) {
     const outcome = control.evaluate(page);
-    checked.push({
+    const entry: CheckedControl = {
       control: control.id,
       framework: control.framework,
       requirement: control.requirement,
       outcome: outcome.status,
       severity: control.severity,
-    });
+      evidence: outcome.evidence,
+    };
+    if (outcome.location) entry.location = outcome.location;
+    checked.push(entry);
     const finding = toFinding(control, outcome);
     if (finding && (includeWarnings || finding.severity === 'error')) findings.push(finding);
   }

@@ -43,6 +43,7 @@ export interface AuditControlsTable {
   position: number;
   control: string;
   outcome: string;
+  evidence: string;
 }
 
 export interface FindingsTable {

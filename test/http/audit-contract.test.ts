@@ -122,6 +122,7 @@ describe('201: audit recorded', () => {
     const disclosure = body.controls.find((c: { control: string }) => c.control === 'ai-governance.ai-disclosure-notice');
     assert.equal(disclosure.outcome, 'pass');
     assert.equal(disclosure.framework, 'Govern');
+    assert.match(disclosure.evidence, /AI-generated|artificial intelligence/, 'a pass quotes the signal it found');
     for (const finding of body.findings) {
       assert.ok(['fail', 'inconclusive'].includes(finding.status));
       assert.ok(finding.evidence.length > 0 && finding.evidence.length <= 200);
@@ -135,7 +136,10 @@ describe('201: audit recorded', () => {
     assert.match(stored.body_sha256, /^[0-9a-f]{64}$/);
     assert.equal(stored.api_key_id, service.apiKeyId);
     const controls = await database.db.selectFrom('audit_controls').selectAll().where('audit_id', '=', body.id).orderBy('position').execute();
-    assert.deepEqual(controls.map((c) => [c.control, c.outcome]), body.controls.map((c: { control: string; outcome: string }) => [c.control, c.outcome]));
+    assert.deepEqual(
+      controls.map((c) => [c.control, c.outcome, c.evidence]),
+      body.controls.map((c: { control: string; outcome: string; evidence: string }) => [c.control, c.outcome, c.evidence]),
+    );
     const findings = await database.db.selectFrom('findings').selectAll().where('audit_id', '=', body.id).orderBy('position').execute();
     assert.deepEqual(findings.map((f) => f.control), body.findings.map((f: { control: string }) => f.control));
   });

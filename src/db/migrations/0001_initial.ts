@@ -56,6 +56,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('position', 'integer', (c) => c.notNull())
     .addColumn('control', 'text', (c) => c.notNull())
     .addColumn('outcome', 'text', (c) => c.notNull())
+    .addColumn('evidence', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('audit_controls_pk', ['audit_id', 'position'])
     .execute();
 

@@ -55,6 +55,8 @@ const CheckedControl = Type.Object({
   requirement: Type.String(),
   outcome: Type.Enum(['pass', 'fail', 'inconclusive'], { description: '`pass` means a visible signal was found.' }),
   severity: Type.Enum(['error', 'warning'], { description: 'Severity a failure of this control carries.' }),
+  evidence: Type.String({ description: 'For a pass, the visible signal that was found (quoted); otherwise what was missing.' }),
+  location: Type.Optional(Location),
 });
 
 const AuditResponse = Type.Object({
