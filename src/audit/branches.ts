@@ -1,24 +1,28 @@
 // Which analysis each branch runs. A branch whose controls have not landed yet is explicitly
 // unavailable, so a request for it gets a clear 400 rather than placeholder findings.
+import type { SafeFetcher } from '../net/safe-fetch.ts';
+import { aiGovernanceControls } from './ai-governance/index.ts';
 import type { Branch } from './control.ts';
+import type { CrawledPage, CrawlLimits } from './crawl.ts';
 import { evaluateControls, type AuditResult } from './findings.ts';
 import { buildPage } from './page.ts';
-import { aiGovernanceControls } from './ai-governance/index.ts';
-import type { CrawledPage } from './crawl.ts';
 
 export interface AnalysisInput {
   crawled: CrawledPage;
   includeWarnings: boolean;
+  /** For the one extra request a branch may make (the privacy-policy follow). */
+  fetcher: SafeFetcher;
+  limits: CrawlLimits;
 }
 
 export type BranchAnalysis =
-  | { available: true; analyse(input: AnalysisInput): AuditResult }
+  | { available: true; analyse(input: AnalysisInput): Promise<AuditResult> }
   | { available: false };
 
 export const branchAnalyses: Record<Branch, BranchAnalysis> = {
   'ai-governance': {
     available: true,
-    analyse: ({ crawled, includeWarnings }) =>
+    analyse: async ({ crawled, includeWarnings }) =>
       evaluateControls(aiGovernanceControls, buildPage(crawled.html, crawled.finalUrl), includeWarnings),
   },
   privacy: { available: false },

@@ -18,6 +18,11 @@ export async function runAudit(deps: AuditDeps, request: AuditRequest): Promise<
   const analysis = branchAnalyses[request.branch];
   if (!analysis.available) throw new Error(`branch ${request.branch} is not available`);
   const crawled = await crawl(deps.fetcher, request.url, deps.crawlLimits);
-  const result = analysis.analyse({ crawled, includeWarnings: request.includeWarnings });
+  const result = await analysis.analyse({
+    crawled,
+    includeWarnings: request.includeWarnings,
+    fetcher: deps.fetcher,
+    limits: deps.crawlLimits,
+  });
   return saveAudit(deps.db, { ...request, crawled, result });
 }
