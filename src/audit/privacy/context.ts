@@ -23,7 +23,8 @@ export interface PolicyLinkChoice {
 
 export type PolicyFollow =
   | { outcome: 'reachable'; finalUrl: string; status: number; textLength: number }
-  | { outcome: 'empty'; finalUrl: string; status: number }
+  /** `scriptRendered`: an HTML shell whose text only script would render, so emptiness is unproven. */
+  | { outcome: 'empty'; finalUrl: string; status: number; scriptRendered: boolean }
   | { outcome: 'unreachable'; reason: string; status?: number };
 
 export interface PrivacyPage {

@@ -76,27 +76,35 @@ export async function followPolicyLink(
   }
   const contentType = res.headers['content-type'];
   const { essence, charsetLabel } = parseContentType((Array.isArray(contentType) ? contentType[0] : contentType) ?? '');
-  const textLength = measure(res.body, essence, charsetLabel, res.finalUrl);
-  if (textLength === 'too-deep') {
+  const measured = measure(res.body, essence, charsetLabel, res.finalUrl);
+  if (measured === 'too-deep') {
     return { outcome: 'unreachable', reason: 'too-deep: the policy page nests elements beyond the analysis bound, so its text cannot be read', status };
   }
-  return textLength >= MIN_TEXT_LENGTH ? { outcome: 'reachable', finalUrl, status, textLength } : { outcome: 'empty', finalUrl, status };
+  const { textLength, scriptRendered } = measured;
+  return textLength >= MIN_TEXT_LENGTH ? { outcome: 'reachable', finalUrl, status, textLength } : { outcome: 'empty', finalUrl, status, scriptRendered };
 }
 
 /** Characters of text in the body (bytes for binary types), by the rules in the file comment. */
-function measure(body: Buffer, essence: string, charsetLabel: string | undefined, url: URL): number | 'too-deep' {
-  if (body.length === 0) return 0;
+function measure(
+  body: Buffer,
+  essence: string,
+  charsetLabel: string | undefined,
+  url: URL,
+): { textLength: number; scriptRendered: boolean } | 'too-deep' {
+  const plain = (textLength: number) => ({ textLength, scriptRendered: false });
+  if (body.length === 0) return plain(0);
   const xhtml = essence === 'application/xhtml+xml';
   if (essence === 'text/html' || xhtml || (GENERIC_TYPES.has(essence) && looksLikeHtml(body))) {
     try {
-      return buildPage(decode(body, chooseEncoding(body, charsetLabel, xhtml)), url).text.length;
+      const page = buildPage(decode(body, chooseEncoding(body, charsetLabel, xhtml)), url);
+      return { textLength: page.text.length, scriptRendered: page.likelyClientRendered };
     } catch (err) {
       if (err instanceof PageTooComplexError) return 'too-deep';
       throw err;
     }
   }
-  if (isTextual(essence)) return normalizeText(decode(body, chooseEncoding(body, charsetLabel, false))).length;
-  return body.some((byte) => byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d && byte !== 0x0c) ? body.length : 0;
+  if (isTextual(essence)) return plain(normalizeText(decode(body, chooseEncoding(body, charsetLabel, false))).length);
+  return plain(body.some((byte) => byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d && byte !== 0x0c) ? body.length : 0);
 }
 
 function isTextual(essence: string): boolean {

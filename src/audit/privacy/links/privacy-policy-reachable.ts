@@ -27,6 +27,13 @@ export const outcomes = {
   /** 2xx without text. */
   empty: (page: Page, link: PolicyLinkChoice, follow: Extract<PolicyFollow, { outcome: 'empty' }>): Outcome =>
     outcome('fail', `Privacy policy ${describePolicyLink(link, 40, 70)} answered ${follow.status} with no text${redirected(link, follow.finalUrl)}`, locate(page, link.element)),
+  /** 2xx whose HTML is a script-rendered shell: its text would come from script, which is not run. */
+  emptyShell: (page: Page, link: PolicyLinkChoice, follow: Extract<PolicyFollow, { outcome: 'empty' }>): Outcome =>
+    outcome(
+      'inconclusive',
+      `Privacy policy ${describePolicyLink(link, 40, 70)} answered ${follow.status} with a script-rendered shell: its text is not in the static HTML${redirected(link, follow.finalUrl)}`,
+      locate(page, link.element),
+    ),
   /** Not reached: HTTP error, blocked address, timeout, plain http, … */
   unreachable: (page: Page, link: PolicyLinkChoice, follow: Extract<PolicyFollow, { outcome: 'unreachable' }>): Outcome => {
     const status = follow.status === undefined || follow.reason.includes(String(follow.status)) ? '' : ` (HTTP ${follow.status})`;
@@ -64,7 +71,7 @@ export const control: Control<PrivacyControlId, PrivacyPage> = {
       case 'reachable':
         return outcomes.reachable(page, link, follow);
       case 'empty':
-        return outcomes.empty(page, link, follow);
+        return follow.scriptRendered ? outcomes.emptyShell(page, link, follow) : outcomes.empty(page, link, follow);
       case 'unreachable':
         return outcomes.unreachable(page, link, follow);
     }

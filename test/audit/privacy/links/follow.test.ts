@@ -43,9 +43,10 @@ const routes: Record<string, (req: unknown, res: ServerResponse) => void> = {
   '/404': (_req, res) => send(res, 'text/html', '<p>Not found</p>', 404),
   '/500': (_req, res) => send(res, 'text/html', '<p>Oops</p>', 500),
   '/empty': (_req, res) => send(res, 'text/html', ''),
+  '/spa-shell': (_req, res) => send(res, 'text/html', '<!doctype html><html><head><script src="/app.js"></script></head><body><div id="root"></div></body></html>'),
   '/whitespace': (_req, res) => send(res, 'text/html; charset=utf-8', ' \n\t \r\n  '),
   '/empty-body-html': (_req, res) =>
-    send(res, 'text/html', '<!doctype html><html><head><title>Privacy</title><script>load()</script></head><body>  <div hidden>Privacy text</div> <template><p>Privacy</p></template> </body></html>'),
+    send(res, 'text/html', '<!doctype html><html><head><title>Privacy</title></head><body>  <div hidden>Privacy text</div> <template><p>Privacy</p></template> </body></html>'),
   '/no-content': (_req, res) => res.writeHead(204).end(),
   '/plain': (_req, res) => send(res, 'text/plain; charset=utf-8', 'Privacy notice: we keep server logs for 30 days.'),
   '/plain-blank': (_req, res) => send(res, 'text/plain', '   \n'),
@@ -130,9 +131,16 @@ describe('followPolicyLink: empty', () => {
       const { result, requests } = await follow(path);
       assert.equal(result.outcome, 'empty', JSON.stringify(result));
       assert.equal(result.outcome === 'empty' && result.finalUrl, fx.url('site.test', path));
+      assert.equal(result.outcome === 'empty' && result.scriptRendered, false);
       assert.deepEqual(requests, [path]);
     });
   }
+
+  test('an HTML shell that only script would fill is empty but marked script-rendered', async () => {
+    const { result } = await follow('/spa-shell');
+    assert.equal(result.outcome, 'empty', JSON.stringify(result));
+    assert.equal(result.outcome === 'empty' && result.scriptRendered, true);
+  });
 });
 
 describe('followPolicyLink: unreachable (never throws)', () => {
