@@ -6,6 +6,7 @@ import type { Branch } from './control.ts';
 import type { CrawledPage, CrawlLimits } from './crawl.ts';
 import { evaluateControls, type AuditResult } from './findings.ts';
 import { buildPage } from './page.ts';
+import { buildPrivacyPage, privacyControls } from './privacy/index.ts';
 
 export interface AnalysisInput {
   crawled: CrawledPage;
@@ -25,6 +26,10 @@ export const branchAnalyses: Record<Branch, BranchAnalysis> = {
     analyse: async ({ crawled, includeWarnings }) =>
       evaluateControls(aiGovernanceControls, buildPage(crawled.html, crawled.finalUrl), includeWarnings),
   },
-  privacy: { available: false },
+  privacy: {
+    available: true,
+    analyse: async ({ crawled, includeWarnings, fetcher, limits }) =>
+      evaluateControls(privacyControls, await buildPrivacyPage(crawled, fetcher, limits), includeWarnings),
+  },
   wcag: { available: false },
 };

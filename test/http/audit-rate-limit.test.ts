@@ -37,7 +37,7 @@ test('every request takes its slot before validation; the 11th gets 429 with Ret
   const remaining: string[] = [];
   for (let i = 0; i < 10; i++) {
     // Malformed, invalid and unavailable requests all count.
-    const payload = [`{bad`, '{}', JSON.stringify({ branch: 'privacy', url: 'https://example.com/' })][i % 3]!;
+    const payload = [`{bad`, '{}', JSON.stringify({ branch: 'wcag', url: 'https://example.com/' })][i % 3]!;
     const response = await post(service.app, rawKey, payload);
     assert.equal(response.statusCode, 400);
     remaining.push(String(response.headers['ratelimit-remaining']));
