@@ -9,7 +9,7 @@
 // `visibility: hidden` is not visible text.
 //
 // buildPage never throws: any string (empty, binary, deeply nested) gives a Page.
-import { Parser } from 'htmlparser2';
+import { DomUtils, Parser } from 'htmlparser2';
 import { DomHandler, isTag, isText, type AnyNode, type Document, type Element } from 'domhandler';
 import type { Location } from './control.ts';
 import { locate as locateWith } from './page/location.ts';
@@ -148,14 +148,34 @@ export interface Page {
   elementCount: number;
   /**
    * True when the page looks like a script-rendered shell: fewer than CLIENT_RENDERED_MAX_TEXT
-   * characters of visible text and at least one (non-JSON-LD) script. Its content is rendered by
-   * script, so text-based controls cannot decide from the static HTML.
+   * characters of visible text, at least one (non-JSON-LD) script, and a sign that script renders
+   * the content: an empty app mount point (`#root`, `#__next`, `<app-root>`, …), a `<noscript>`
+   * asking for JavaScript, or almost no text at all (< SHELL_MAX_TEXT). A short page that is
+   * complete as served (a terse landing page with an analytics tag) is not a shell. Its content
+   * is rendered by script, so text-based controls cannot decide from the static HTML.
    */
   likelyClientRendered: boolean;
 }
 
-/** Below this many characters of visible text, a page with scripts counts as a script-rendered shell. */
+/** Below this many characters of visible text, a page with scripts may be a script-rendered shell. */
 export const CLIENT_RENDERED_MAX_TEXT = 200;
+/** Below this many, a page with scripts is a shell even without a recognisable mount point. */
+export const SHELL_MAX_TEXT = 40;
+
+// Ids and tags that single-page-app frameworks render into (React, Next, Nuxt, Gatsby, Vue, Svelte, Angular, Ember).
+const MOUNT_POINT_IDS = ['root', 'app', '__next', '__nuxt', '___gatsby', 'svelte', 'application', 'main-app', 'react-root', 'ember-app'];
+const MOUNT_POINT_TAGS = new Set(['app-root', 'my-app']);
+
+function looksScriptRendered(document: Document, text: string, scripts: readonly Script[], ids: ReadonlyMap<string, readonly Element[]>): boolean {
+  if (text.length >= CLIENT_RENDERED_MAX_TEXT) return false;
+  if (!scripts.some((s) => s.type !== 'application/ld+json' && (s.src !== null || s.content.trim() !== ''))) return false;
+  if (text.length < SHELL_MAX_TEXT) return true;
+  const empty = (el: Element) => DomUtils.textContent(el).trim() === '';
+  if (MOUNT_POINT_IDS.some((id) => ids.get(id)?.some(empty))) return true;
+  // Only small pages reach these walks, so they stay cheap.
+  if (DomUtils.findOne((el) => MOUNT_POINT_TAGS.has(el.name) && empty(el), document.children, true)) return true;
+  return DomUtils.getElementsByTagName('noscript', document, true).some((el) => /javascript/i.test(DomUtils.textContent(el)));
+}
 
 /** Collected name text per link or heading is capped here, so a never-closed `<a>` cannot grow without bound. */
 const NAME_MAX = 1000;
@@ -567,8 +587,7 @@ function extract(document: Document, pageUrl: URL): Page {
     ids,
     visibilityMarks,
     elementCount,
-    likelyClientRendered:
-      text.length < CLIENT_RENDERED_MAX_TEXT && scripts.some((s) => s.type !== 'application/ld+json' && (s.src !== null || s.content.trim() !== '')),
+    likelyClientRendered: looksScriptRendered(document, text, scripts, ids),
   };
 }
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   CLIENT_RENDERED_MAX_TEXT,
+  SHELL_MAX_TEXT,
   blockAt,
   buildPage,
   isVisible,
@@ -211,9 +212,18 @@ describe('headings, title, meta, JSON-LD, scripts, forms', () => {
 
 describe('script-rendered shells', () => {
   const filler = (n: number) => 'x'.repeat(n);
-  test(`fewer than ${CLIENT_RENDERED_MAX_TEXT} visible characters plus a script is a shell`, () => {
+  test(`fewer than ${CLIENT_RENDERED_MAX_TEXT} visible characters, a script and a sign that script renders the content`, () => {
+    const short = `<p>${filler(CLIENT_RENDERED_MAX_TEXT - 1)}</p>`;
     assert.equal(build('<div id="root"></div><script src="/main.js"></script>').likelyClientRendered, true);
-    assert.equal(build(`<p>${filler(CLIENT_RENDERED_MAX_TEXT - 1)}</p><script>boot()</script>`).likelyClientRendered, true);
+    assert.equal(build(`${short}<div id="__next"></div><script>boot()</script>`).likelyClientRendered, true, 'empty mount point');
+    assert.equal(build(`${short}<app-root></app-root><script src="/main.js"></script>`).likelyClientRendered, true, 'Angular root');
+    assert.equal(build(`${short}<noscript>Please enable JavaScript to use this app.</noscript><script src="/a.js"></script>`).likelyClientRendered, true);
+    assert.equal(build(`<p>${filler(SHELL_MAX_TEXT - 1)}</p><script>boot()</script>`).likelyClientRendered, true, 'almost no text');
+  });
+  test('a short page complete as served is not a shell, even with an analytics tag', () => {
+    const landing = `<h1>Acme launches in May</h1><p>${filler(120)}</p><a href="/signup">Sign up</a>`;
+    assert.equal(build(`${landing}<script src="https://www.googletagmanager.com/gtag/js?id=G-1"></script>`).likelyClientRendered, false);
+    assert.equal(build(`${landing}<div id="root"><p>rendered on the server</p></div><script src="/main.js"></script>`).likelyClientRendered, false);
   });
   test('enough text, no script, or only JSON-LD is not a shell', () => {
     assert.equal(build(`<p>${filler(CLIENT_RENDERED_MAX_TEXT)}</p><script src="/main.js"></script>`).likelyClientRendered, false);
