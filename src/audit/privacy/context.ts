@@ -25,7 +25,9 @@ export type PolicyFollow =
   | { outcome: 'reachable'; finalUrl: string; status: number; textLength: number }
   /** `scriptRendered`: an HTML shell whose text only script would render, so emptiness is unproven. */
   | { outcome: 'empty'; finalUrl: string; status: number; scriptRendered: boolean }
-  | { outcome: 'unreachable'; reason: string; status?: number };
+  | { outcome: 'unreachable'; reason: string; status?: number }
+  /** The link points back at the audited page (`href="#"`): not followed. */
+  | { outcome: 'same-page' };
 
 export interface PrivacyPage {
   page: Page;

@@ -23,6 +23,6 @@ export function responseCookiesOf(crawled: CrawledPage): ResponseCookie[] {
 export async function buildPrivacyPage(crawled: CrawledPage, fetcher: SafeFetcher, limits: CrawlLimits): Promise<PrivacyPage> {
   const page = buildPage(crawled.html, crawled.finalUrl);
   const link = selectPolicyLink(page);
-  const policy = link ? { link, follow: await followPolicyLink(fetcher, link, limits) } : undefined;
+  const policy = link ? { link, follow: await followPolicyLink(fetcher, link, limits, page.url) } : undefined;
   return { page, responseCookies: responseCookiesOf(crawled), policy };
 }

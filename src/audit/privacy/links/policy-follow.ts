@@ -38,16 +38,20 @@ const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,applicati
 const GENERIC_TYPES = new Set(['', 'text/plain', 'application/octet-stream', 'unknown/unknown', 'application/unknown', '*/*']);
 
 /**
- * Follows the selected policy link once. Resolves to `reachable`, `empty` or `unreachable`;
- * rejects only for programming errors, never for anything the network or the server did.
+ * Follows the selected policy link once. Resolves to `reachable`, `empty`, `unreachable`, or
+ * `same-page` without a request when the link only points back at `pageUrl` (`href="#"`: a policy
+ * shown by script, which fetching the page again would not prove); rejects only for programming
+ * errors, never for anything the network or the server did.
  */
 export async function followPolicyLink(
   fetcher: Pick<SafeFetcher, 'request'>,
   link: Pick<PolicyLinkChoice, 'href'>,
   limits: PolicyFollowLimits,
+  pageUrl?: URL,
 ): Promise<PolicyFollow> {
   const url = URL.parse(link.href);
   if (url === null) return { outcome: 'unreachable', reason: 'bad-url: the policy link is not a valid URL' };
+  if (pageUrl && withoutHash(url) === withoutHash(pageUrl)) return { outcome: 'same-page' };
   if (url.protocol === 'http:') return { outcome: 'unreachable', reason: 'not-https: plain http policy URLs are not followed' };
   if (url.protocol !== 'https:') return { outcome: 'unreachable', reason: `bad-url: ${url.protocol} policy links are not followed` };
 
@@ -82,6 +86,12 @@ export async function followPolicyLink(
   }
   const { textLength, scriptRendered } = measured;
   return textLength >= MIN_TEXT_LENGTH ? { outcome: 'reachable', finalUrl, status, textLength } : { outcome: 'empty', finalUrl, status, scriptRendered };
+}
+
+function withoutHash(url: URL): string {
+  // `hash` is '' both for no fragment and for a bare '#', so cut at the first '#' instead.
+  const at = url.href.indexOf('#');
+  return at === -1 ? url.href : url.href.slice(0, at);
 }
 
 /** Characters of text in the body (bytes for binary types), by the rules in the file comment. */

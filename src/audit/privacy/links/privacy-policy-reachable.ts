@@ -34,6 +34,13 @@ export const outcomes = {
       `Privacy policy ${describePolicyLink(link, 40, 70)} answered ${follow.status} with a script-rendered shell: its text is not in the static HTML${redirected(link, follow.finalUrl)}`,
       locate(page, link.element),
     ),
+  /** The link points back at this page: the policy, if any, is shown by script. */
+  samePage: (page: Page, link: PolicyLinkChoice): Outcome =>
+    outcome(
+      'inconclusive',
+      `Privacy policy link ${describePolicyLink(link, 40, 70)} points back to this page: the policy is shown by script, which is not run`,
+      locate(page, link.element),
+    ),
   /** Not reached: HTTP error, blocked address, timeout, plain http, … */
   unreachable: (page: Page, link: PolicyLinkChoice, follow: Extract<PolicyFollow, { outcome: 'unreachable' }>): Outcome => {
     const status = follow.status === undefined || follow.reason.includes(String(follow.status)) ? '' : ` (HTTP ${follow.status})`;
@@ -74,6 +81,8 @@ export const control: Control<PrivacyControlId, PrivacyPage> = {
         return follow.scriptRendered ? outcomes.emptyShell(page, link, follow) : outcomes.empty(page, link, follow);
       case 'unreachable':
         return outcomes.unreachable(page, link, follow);
+      case 'same-page':
+        return outcomes.samePage(page, link);
     }
   },
 };

@@ -257,3 +257,17 @@ describe('page + policy: crawl, select, follow', () => {
     }
   });
 });
+
+describe('followPolicyLink: a link back to the audited page', () => {
+  test('href="#" or the page itself with a fragment is not requested: same-page', async () => {
+    const pageUrl = new URL(fx.url('site.test', '/shop?x=1'));
+    for (const href of [`${pageUrl.href}#`, `${pageUrl.href}#privacy`]) {
+      const seen = fx.requests.length;
+      assert.deepEqual(await followPolicyLink(counted, { href }, LIMITS, pageUrl), { outcome: 'same-page' });
+      assert.equal(fx.requests.length, seen);
+    }
+    // Another path of the same site is followed as usual.
+    const other = await followPolicyLink(counted, { href: fx.url('site.test', '/privacy-policy') }, LIMITS, pageUrl);
+    assert.equal(other.outcome, 'reachable');
+  });
+});
