@@ -169,14 +169,16 @@ export const POLICY_SLUGS: readonly string[] = [
 export const SHORT_POLICY_SLUGS: readonly string[] = ['privacy', 'datenschutz', 'confidentialite', 'privacidad', 'privacidade', 'privacite', 'vie privee'];
 
 /**
- * Path segments of news, blog, press and topic sections. A link into one of them is a story
- * about privacy ("Our new privacy features" → /news/2024/privacy-update), not the policy, unless
- * its name is exactly a policy name. A year (`/2024/`) or date segment counts the same.
+ * Path segments of news, blog, press, topic and product sections. A link into one of them is a
+ * story or a feature page about privacy ("Our new privacy features" → /news/2024/privacy-update,
+ * nav "Privacy" → /features/privacy), not the policy, unless its name is exactly a full policy
+ * name. A year (`/2024/`) or date segment counts the same.
  */
 export const SECTION_SEGMENTS: readonly string[] = [
   'news', 'blog', 'blogs', 'press', 'presse', 'pressroom', 'press room', 'press release', 'press releases', 'pressreleases',
   'newsroom', 'article', 'articles', 'story', 'stories', 'topic', 'topics', 'tag', 'tags', 'category', 'categories', 'series',
   'actualites', 'actualite', 'communiques', 'noticias', 'noticia', 'comunicados', 'nieuws', 'notizie', 'aktuelles', 'nachrichten',
+  'features', 'feature', 'product', 'products', 'solutions', 'solution', 'use cases', 'pricing', 'account', 'accounts',
 ];
 const DATE_SEGMENT = '(?:19|20)\\d\\d(?: \\d\\d?){0,2}';
 
