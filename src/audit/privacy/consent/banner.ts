@@ -163,7 +163,7 @@ export function controlName(page: Page, el: Element): string {
 const REJECT_HINT = /reject|decline|deny|refuse|ablehnen|refuser|rechazar/i;
 const ACCEPT_HINT = /accept|allow|agree|akzeptieren|accepter|aceptar/i;
 
-function roleOf(page: Page, el: Element, name: string, staticBanner: StaticBannerTests | undefined): ControlRole | undefined {
+function roleOf(el: Element, name: string, staticBanner: StaticBannerTests | undefined): ControlRole | undefined {
   if (staticBanner !== undefined) {
     if (staticBanner.reject(el)) return 'reject';
     if (staticBanner.accept(el)) return 'accept';
@@ -175,7 +175,6 @@ function roleOf(page: Page, el: Element, name: string, staticBanner: StaticBanne
   const hint = `${el.attribs.id ?? ''} ${el.attribs.class ?? ''}`;
   if (REJECT_HINT.test(hint)) return 'reject';
   if (ACCEPT_HINT.test(hint)) return 'accept';
-  void page;
   return undefined;
 }
 
@@ -245,7 +244,7 @@ function scanPanel(page: Page, candidate: Candidate, labelsFor: ReadonlyMap<stri
     }
     if (el !== root && isActionControl(el)) {
       const name = controlName(page, el);
-      const role = roleOf(page, el, name, candidate.staticBanner);
+      const role = roleOf(el, name, candidate.staticBanner);
       if (role !== undefined) controls.push({ element: el, name: name === '' ? `#${el.attribs.id ?? el.name}` : name, role, visible: isVisible(page, el) });
       // Toggles inside a control (a switch drawn in a button) are still category controls.
       for (let i = el.children.length - 1; i >= 0; i--) {
@@ -271,8 +270,12 @@ export function isConsentDialog(page: Page, el: Element): boolean {
   return CONSENT_WORDS.test(fold(boundedText(el, TEXT_SAMPLE)));
 }
 
+/**
+ * A candidate is a banner when it has an accept or reject control, or category toggles for at
+ * least two categories (one "marketing" checkbox is more likely a newsletter opt-in).
+ */
 function isBanner(panel: Panel): boolean {
-  return panel.categories.length > 0 || panel.controls.some((c) => c.role === 'accept' || c.role === 'reject' || c.role === 'both');
+  return new Set(panel.categories.map((c) => c.category)).size >= 2 || panel.controls.some((c) => c.role === 'accept' || c.role === 'reject' || c.role === 'both');
 }
 
 /** The first mark on an element or its ancestors that hides it. */

@@ -6,8 +6,9 @@
 // naming what is missing: a reject only inside "settings", accept and reject that are one
 // control (or do the same thing), categories that are not in the static markup. With no visible
 // banner: inconclusive when a CMP is detected (its banner is injected by script, or rendered
-// where static HTML does not show it), or when an IAB TCF/GPP stub or a Google Consent Mode
-// default says a CMP is expected; otherwise fail: a hidden banner (`hidden`, `display:none`,
+// where static HTML does not show it), when a smaller consent tool is known by its gating
+// convention (iubenda, Klaro, Borlabs), when an IAB TCF/GPP stub says a CMP is expected, or when
+// the page is a script-rendered shell; otherwise fail: a hidden banner (`hidden`, `display:none`,
 // `aria-hidden`, `<template>`, a closed `<dialog>`) does not count, and a page with no banner at
 // all fails (issue 3: the check asks for the banner, even on a page that would need none).
 import type { Control, Outcome } from '../../control.ts';
@@ -15,7 +16,7 @@ import { locate } from '../../page.ts';
 import type { PrivacyPage } from '../context.ts';
 import type { PrivacyControlId } from '../ids.ts';
 import type { BannerControl, BannerStructure, CategoryControl } from './banner.ts';
-import { analyseConsentEvidence, outcome, type CmpDetection, type ConsentEvidence } from './evidence.ts';
+import { analyseConsentEvidence, outcome, type CmpDetection, type ConsentEvidence, type ToolDetection } from './evidence.ts';
 import { injectsBanner, BANNER_FRAMEWORKS } from './signals.ts';
 import { EXAMPLES } from './wording.ts';
 
@@ -99,9 +100,22 @@ export const outcomes = {
       : `No static consent banner; ${cmpNames(ev.cmps)} (${signal}) injects its banner by script, which static analysis does not run`;
     return outcome('inconclusive', how, first.element === undefined ? undefined : locate(ev.page, first.element));
   },
-  /** No static banner and no named CMP, but an IAB TCF/GPP stub or a Consent Mode default expects one. */
-  cmpExpected: (ev: ConsentEvidence, signal: string): Outcome =>
+  /** No static banner, but a consent tool outside the ten CMPs is known by its gating convention. */
+  injectedByTool: (ev: ConsentEvidence, tool: ToolDetection): Outcome =>
+    outcome(
+      'inconclusive',
+      `No static consent banner; ${tool.name} (${tool.signal.length > 70 ? `${tool.signal.slice(0, 69)}…` : tool.signal}) injects its banner by script, which static analysis does not run`,
+      locate(ev.page, tool.element),
+    ),
+  /** No static banner and no named CMP, but an IAB TCF/GPP stub expects one. */
+  cmpExpected: (signal: string): Outcome =>
     outcome('inconclusive', `No static consent banner; ${signal} is present, so a CMP is expected to inject its banner by script, which static analysis does not run`),
+  /** No banner, and the page is a script-rendered shell (Page.likelyClientRendered): what visitors see is rendered by script. */
+  scriptRendered: (ev: ConsentEvidence): Outcome =>
+    outcome(
+      'inconclusive',
+      `No static consent banner, but the page is a script-rendered shell (${ev.page.text.length} characters of visible text): its banner may be rendered by script, which static analysis does not run`,
+    ),
   /** A banner is in the markup but hidden, and none is visible. */
   hidden: (ev: ConsentEvidence): Outcome => {
     const hidden = ev.banner.hidden!;
@@ -138,9 +152,11 @@ export const control: Control<PrivacyControlId, PrivacyPage> = {
       return outcomes.incomplete(ev, s);
     }
     if (ev.cmps.length > 0) return outcomes.injectedByCmp(ev);
+    const tool = ev.otherTools[0];
+    if (tool !== undefined) return outcomes.injectedByTool(ev, tool);
     const framework = ev.frameworks.find((f) => BANNER_FRAMEWORKS.has(f.id));
-    if (framework !== undefined) return outcomes.cmpExpected(ev, `an ${framework.name}`);
-    if (ev.consentMode !== undefined) return outcomes.cmpExpected(ev, 'a Google Consent Mode default');
+    if (framework !== undefined) return outcomes.cmpExpected(`an ${framework.name}`);
+    if (ev.page.likelyClientRendered) return outcomes.scriptRendered(ev);
     if (ev.banner.hidden !== undefined) return outcomes.hidden(ev);
     return outcomes.noBanner();
   },

@@ -6,10 +6,11 @@
 // consent mechanisms of the page (a visible static banner, a CMP's first static signal, an IAB
 // TCF/GPP stub, a Google Consent Mode default). A mechanism that comes first does not save an
 // ungated tracker: the tracker runs regardless of the banner, so it still fails, and the evidence
-// says which mechanism it failed to wait for. What the markup shows may hold a tracker back (a
-// Consent Mode default before a Google tag, an auto-blocking CMP before it, a consent check in
-// its script) makes the outcome inconclusive, as does an ungated tag manager with no other
-// evidence. With no evidence at all the control passes: nothing happens before consent in the
+// says which mechanism it failed to wait for. A tracker the markup holds back (a CMP category
+// on a non-running script, a Consent Mode default denying a Google tag's storage) is not
+// evidence. What may hold a tracker back (an auto-blocking CMP before it, a consent check in its
+// script, a TCF stub before Google's ad tags) makes the outcome inconclusive, as does an ungated
+// tag manager with no other evidence. With no evidence at all the control passes: nothing happens before consent in the
 // static response.
 import type { Control, Outcome } from '../../control.ts';
 import { locate } from '../../page.ts';
@@ -39,9 +40,12 @@ export const outcomes = {
   /** A catalogued cookie in a Set-Cookie header: set before any page, so before any consent can be shown. */
   headerBeforeConsent: (item: TrackingItem, count: number): Outcome =>
     outcome('fail', withSuffix(`${itemText(item)} is set before any consent can be shown: headers arrive before the page (${headerSource(item)})`, more(count))),
-  /** Element evidence with no consent mechanism before it in the document. */
-  noConsentBefore: (ev: ConsentEvidence, item: TrackingItem, count: number): Outcome =>
-    outcome('fail', withSuffix(`${itemText(item)} runs before consent: no consent banner, CMP or consent-mode default precedes it`, more(count)), locate(ev.page, item.element!)),
+  /** Element evidence with no consent mechanism before it in the document (one may come after it). */
+  noConsentBefore: (ev: ConsentEvidence, item: TrackingItem, count: number): Outcome => {
+    const later = ev.mechanisms.find((m) => m.order > item.order);
+    const why = later === undefined ? 'no consent banner, CMP or consent-mode default precedes it' : `${later.label} comes only after it`;
+    return outcome('fail', withSuffix(`${itemText(item)} runs before consent: ${why}`, more(count)), locate(ev.page, item.element!));
+  },
   /** Element evidence after a consent mechanism, but not gated by it: it does not wait for consent. */
   notWaiting: (ev: ConsentEvidence, item: TrackingItem, mechanism: Mechanism, count: number): Outcome =>
     outcome(

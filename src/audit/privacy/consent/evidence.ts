@@ -13,10 +13,12 @@
 //
 // Tracking evidence is *confirmed* when it certainly happens before consent: a catalogued
 // cookie in a header, or a tracker script / pixel / iframe / inline snippet / `document.cookie`
-// write that runs without gating. It is *unconfirmed* when something visible in the markup may
-// hold it back in the browser: a Google Consent Mode default denying the storage it needs
-// (Google tags), a CMP that blocks trackers automatically loading before it, or a consent check
-// in the same inline script. A tag manager that loads ungated is neither: the tags it fires are
+// write that runs without gating. Markup that holds tracking back is *gated* and not evidence: a
+// script type that does not run (with a CMP's category attribute), a deferred iframe/image URL,
+// or a Google tag after a Consent Mode default denying the storage it needs. Evidence is
+// *unconfirmed* when something visible in the markup may hold it back in the browser: a CMP
+// that blocks trackers automatically loading before it, a consent check in the same inline
+// script, or an IAB TCF stub before Google's publisher ad tags (which wait for the TCF CMP). A tag manager that loads ungated is neither: the tags it fires are
 // configured in its container, which static analysis does not see.
 import type { Element } from 'domhandler';
 import { isComment, isTag, type AnyNode } from 'domhandler';
@@ -26,6 +28,7 @@ import type { PrivacyPage } from '../context.ts';
 import {
   classifyCookie,
   classifyTrackerUrl,
+  CMPS,
   cmpForScriptUrl,
   hostMatches,
   isExecutableScriptType,
@@ -44,7 +47,9 @@ import {
   cmpOfInlineLoader,
   deferredGate,
   httpUrl,
+  onDomain,
   scriptGate,
+  type Gate,
   type StaticBannerTests,
 } from './signals.ts';
 import { CONSENT_CHECK, LOADER, SNIPPETS, consentModeDefault, scriptUrls } from './snippets.ts';
@@ -104,6 +109,14 @@ export interface CmpDetection {
   element?: Element;
 }
 
+/** A consent tool outside the knowledge's ten CMPs, known by its gating convention (iubenda, Klaro, Borlabs). */
+export interface ToolDetection {
+  name: string;
+  signal: string;
+  order: number;
+  element: Element;
+}
+
 export interface ConsentModeFinding {
   order: number;
   element: Element;
@@ -121,6 +134,8 @@ export interface ConsentEvidence {
   gated: readonly GatedItem[];
   /** Detected CMPs, by first signal. */
   cmps: readonly CmpDetection[];
+  /** Consent tools outside the ten CMPs, seen through their gating conventions (their banner is injected by script). */
+  otherTools: readonly ToolDetection[];
   /** IAB frameworks seen (TCF, GPP, USP), by first signal. */
   frameworks: ReadonlyArray<{ id: string; name: string; order: number }>;
   consentMode: ConsentModeFinding | undefined;
@@ -178,11 +193,22 @@ const MAX_CANDIDATES = 200;
 /** Bound on evidence items kept per kind of list. */
 const MAX_ITEMS = 500;
 
-/** Google tags that honour Consent Mode: gtag.js and GTM, both served from googletagmanager.com. */
+/** Google tags that honour Consent Mode: gtag.js (and GTM, a tag manager either way), served from googletagmanager.com. */
 function honoursConsentMode(url: string | undefined): boolean {
   if (url === undefined) return false;
   const parsed = URL.parse(url);
   return parsed !== null && hostMatches(parsed.hostname, 'googletagmanager.com');
+}
+
+/**
+ * Google's publisher ad tags (GPT, AdSense) read the IAB TCF signal and hold ad requests and
+ * cookies until a TCF CMP answers (Google's TCF v2 integration). Other vendors may too, but do not
+ * document it for every tag, so only these are treated so.
+ */
+function waitsForTcf(url: string | undefined): boolean {
+  if (url === undefined) return false;
+  const host = URL.parse(url)?.hostname ?? '';
+  return host === 'securepubads.g.doubleclick.net' || onDomain(host, 'googlesyndication.com') || onDomain(host, 'googletagservices.com');
 }
 
 function analyse({ page, responseCookies }: PrivacyPage): ConsentEvidence {
@@ -190,6 +216,7 @@ function analyse({ page, responseCookies }: PrivacyPage): ConsentEvidence {
   const tagManagers: TagManagerItem[] = [];
   const gated: GatedItem[] = [];
   const cmps = new Map<string, CmpDetection>();
+  const otherTools = new Map<string, ToolDetection>();
   const frameworks = new Map<string, { id: string; name: string; order: number }>();
   const autoBlockers: Array<{ cmp: string; label: string; order: number }> = [];
   const candidates: Array<Candidate & { dialog: boolean }> = [];
@@ -212,6 +239,21 @@ function analyse({ page, responseCookies }: PrivacyPage): ConsentEvidence {
   };
   const frameworkSeen = (id: string, name: string, order: number): void => {
     if (!frameworks.has(id)) frameworks.set(id, { id, name, order });
+  };
+  /** A named tool's gating convention on an element: that tool runs on the page (and shows its UI). */
+  const toolSeen = (gate: Gate, order: number, element: Element): void => {
+    if (!gate.distinctive) return;
+    const signal = `markup held back by its convention ${gate.markup}`;
+    const cmp = CMPS.find((c) => c.id === gate.tool);
+    if (cmp !== undefined) cmpSeen(cmp, signal, position(order), element);
+    else if (!otherTools.has(gate.tool)) otherTools.set(gate.tool, { name: gate.owner, signal, order: position(order), element });
+  };
+  /** How a non-executing script is held back: the convention it follows (noting its tool), else its type. */
+  const gateOf = (el: Element, type: string, order: number): string => {
+    const gate = scriptGate(el, type);
+    if (gate === undefined) return `type="${type}" (not executed)`;
+    toolSeen(gate, order, el);
+    return `${gate.owner} ${gate.markup}`;
   };
   const push = (item: TrackingItem): void => {
     if (items.length < MAX_ITEMS) items.push(item);
@@ -252,14 +294,25 @@ function analyse({ page, responseCookies }: PrivacyPage): ConsentEvidence {
     if (script === undefined) return;
     scriptCount++;
     const executable = isExecutableScriptType(script.type);
+    if (!executable) {
+      // Held back: not evidence, but recorded (and its convention may name the consent tool).
+      if (script.type === 'application/ld+json') return;
+      const gate = gateOf(el, script.type, order);
+      const deferred = deferredGate(el)?.url;
+      const url = httpUrl(script.src) ?? (deferred === undefined ? undefined : resolve(deferred));
+      const tracker = url === undefined ? undefined : classifyTrackerUrl(url);
+      if (url !== undefined && tracker !== undefined) gated.push({ vendor: tracker.vendor, subject: url.href, gate, element: el });
+      else if (script.src === null) {
+        const content = script.content;
+        const urls = LOADER.test(content) ? scriptUrls(content) : undefined;
+        for (const found of inlineTrackers(content, urls)) gated.push({ vendor: found.vendor, subject: found.subject, gate, element: el });
+      }
+      return;
+    }
     if (script.src !== null) {
       const url = httpUrl(script.src);
       if (url === undefined) return;
       const tracker = classifyTrackerUrl(url);
-      if (!executable) {
-        if (tracker !== undefined) gated.push({ vendor: tracker.vendor, subject: url.href, gate: gateText(el, script.type), element: el });
-        return;
-      }
       const cmp = cmpForScriptUrl(url);
       if (cmp !== undefined) cmpSeen(cmp, `loader ${shortUrl(url.href, 45)}`, position(order), el);
       const host = normalizeHost(url.hostname);
@@ -274,13 +327,9 @@ function analyse({ page, responseCookies }: PrivacyPage): ConsentEvidence {
       return;
     }
     const content = script.content;
-    if (content.trim() === '' || script.type === 'application/ld+json') return;
+    if (content.trim() === '') return;
     // Only a script that injects something can load a tracker; its URLs are read once.
     const urls = LOADER.test(content) ? scriptUrls(content) : undefined;
-    if (!executable) {
-      for (const found of inlineTrackers(content, urls)) gated.push({ vendor: found.vendor, subject: found.subject, gate: gateText(el, script.type), element: el });
-      return;
-    }
     for (const signal of INLINE_SIGNALS) if (content.includes(signal.includes)) cmpSeen(signal.cmp, signal.label, position(order), el);
     for (const { url } of urls ?? []) {
       const cmp = cmpOfInlineLoader(url, content);
@@ -317,6 +366,7 @@ function analyse({ page, responseCookies }: PrivacyPage): ConsentEvidence {
       const deferred = deferredGate(el);
       const deferredUrl = deferred === undefined ? undefined : resolve(deferred.url);
       const tracker = deferredUrl === undefined ? undefined : classifyTrackerUrl(deferredUrl);
+      if (deferred !== undefined) toolSeen(deferred.gate, order, el);
       if (deferred !== undefined && tracker !== undefined) {
         gated.push({ vendor: tracker.vendor, subject: deferredUrl!.href, gate: `${deferred.gate.owner} ${deferred.gate.markup}`, element: el });
       }
@@ -442,24 +492,27 @@ function analyse({ page, responseCookies }: PrivacyPage): ConsentEvidence {
     }
   });
 
-  // What may hold element evidence back in the browser.
-  for (const item of items) {
+  // What holds element evidence back in the browser (gated: not evidence), or may (unconfirmed).
+  const tcf = frameworks.get('tcf');
+  const elementItems: TrackingItem[] = [];
+  for (const item of items.sort((a, b) => a.order - b.order)) {
+    const tagUrl = item.kind === 'script' || item.kind === 'snippet' || item.kind === 'iframe' ? item.subject : undefined;
+    if (consentMode !== undefined && consentMode.order < item.order && honoursConsentMode(tagUrl)) {
+      const storage = item.category === 'analytics' ? 'analytics_storage' : 'ad_storage';
+      if (item.category === 'analytics' ? consentMode.analyticsDenied : consentMode.adDenied) {
+        gated.push({ vendor: item.vendor, subject: item.subject, gate: `Google Consent Mode (${storage} denied by default before it)`, element: item.element! });
+        continue;
+      }
+    }
     if (consentChecked.has(item)) {
       item.caveat = 'its script checks consent first (a CMP callback or consent API)';
-      continue;
+    } else {
+      const blocker = autoBlockers.find((b) => b.order < item.order);
+      if (blocker !== undefined) item.caveat = `${blocker.cmp} loads first and blocks known trackers by itself`;
+      else if (tcf !== undefined && tcf.order < item.order && waitsForTcf(tagUrl)) item.caveat = 'Google ad tags wait for the TCF CMP stubbed before them';
     }
-    const blocker = autoBlockers.find((b) => b.order < item.order);
-    if (blocker !== undefined) {
-      item.caveat = `${blocker.cmp} loads first and blocks known trackers by itself`;
-      continue;
-    }
-    const tagUrl = item.kind === 'script' || item.kind === 'snippet' ? item.subject : undefined;
-    if (consentMode !== undefined && consentMode.order < item.order && honoursConsentMode(tagUrl)) {
-      const denied = item.category === 'analytics' ? consentMode.analyticsDenied : consentMode.adDenied;
-      if (denied) item.caveat = `Google Consent Mode denies ${item.category === 'analytics' ? 'analytics_storage' : 'ad_storage'} first`;
-    }
+    elementItems.push(item);
   }
-  const elementItems = items.sort((a, b) => a.order - b.order);
   const confirmed = [...headerItems, ...elementItems.filter((i) => i.caveat === undefined)];
   const unconfirmed = elementItems.filter((i) => i.caveat !== undefined);
 
@@ -469,6 +522,7 @@ function analyse({ page, responseCookies }: PrivacyPage): ConsentEvidence {
     if (detection.element !== undefined) mechanism.element = detection.element;
     mechanisms.push(mechanism);
   }
+  for (const tool of otherTools.values()) mechanisms.push({ kind: 'cmp', label: tool.name, order: tool.order, element: tool.element });
   for (const framework of frameworks.values()) {
     if (BANNER_FRAMEWORKS.has(framework.id)) mechanisms.push({ kind: 'framework', label: framework.name, order: framework.order });
   }
@@ -483,6 +537,7 @@ function analyse({ page, responseCookies }: PrivacyPage): ConsentEvidence {
     tagManagers: tagManagers.sort((a, b) => a.order - b.order),
     gated,
     cmps: [...cmps.values()].sort((a, b) => a.order - b.order),
+    otherTools: [...otherTools.values()].sort((a, b) => a.order - b.order),
     frameworks: [...frameworks.values()].sort((a, b) => a.order - b.order),
     consentMode,
     autoBlockers,
@@ -516,12 +571,6 @@ function isContentImage(el: Element, url: URL): boolean {
   if ((width !== undefined && width <= 2) || (height !== undefined && height <= 2)) return false;
   if (width !== undefined && height !== undefined) return true;
   return PHOTOGRAPHIC.test(url.pathname);
-}
-
-/** How a non-executing script is held back: the CMP convention it follows, else just its type. */
-function gateText(el: Element, type: string): string {
-  const gate = scriptGate(el, type);
-  return gate === undefined ? `type="${type}" (not executed)` : `${gate.owner} ${gate.markup}`;
 }
 
 /** An evidence item in words: what, whose, which category, and where it came from. */

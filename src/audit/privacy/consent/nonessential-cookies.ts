@@ -5,9 +5,11 @@
 // cookie in a Set-Cookie header of any hop, a catalogued cookie written by `document.cookie` in
 // an ungated inline script, or a tracker script, pixel, iframe or inline snippet that loads
 // without consent gating (it sets its cookies before any consent can be given; issue 3).
-// Inconclusive when the only evidence may be held back in the browser (a Consent Mode default,
-// an auto-blocking CMP, a consent check in the script) or a tag manager loads ungated (its tags
-// are configured in its container). Passes otherwise: no evidence in the static response.
+// Held-back trackers (a non-running script type with a CMP category, a Google tag after a Consent
+// Mode default denying its storage) are not evidence. Inconclusive when the only evidence may be
+// held back in the browser (an auto-blocking CMP before it, a consent check in its script, a TCF
+// stub before Google's ad tags) or a tag manager loads ungated (its tags are configured in its
+// container). Passes otherwise: no evidence in the static response.
 import type { Control, Outcome } from '../../control.ts';
 import { locate } from '../../page.ts';
 import type { PrivacyPage } from '../context.ts';

@@ -266,12 +266,25 @@ interface CompiledGating {
   gating: GatingAttribute;
   valuePattern: RegExp | undefined;
   scriptTypes: ReadonlySet<string>;
+  /**
+   * Whether the convention names its tool: its attribute is used by no other owner (`class`
+   * conventions differ by their token pattern). `data-category` (Complianz and generic) does not.
+   */
+  distinctive: boolean;
+}
+
+const attributeOwners = new Map<string, Set<string>>();
+for (const g of GATING_ATTRIBUTES) {
+  const owners = attributeOwners.get(g.attribute) ?? new Set<string>();
+  owners.add(g.cmp);
+  attributeOwners.set(g.attribute, owners);
 }
 
 const GATINGS: readonly CompiledGating[] = GATING_ATTRIBUTES.map((gating) => ({
   gating,
   valuePattern: gating.valuePattern === undefined ? undefined : new RegExp(gating.valuePattern),
   scriptTypes: new Set(gating.scriptTypes),
+  distinctive: gating.cmp !== 'generic' && (gating.attribute === 'class' || attributeOwners.get(gating.attribute)?.size === 1),
 }));
 
 function attributeMatches(el: Element, g: CompiledGating): string | undefined {
@@ -288,6 +301,10 @@ function attributeMatches(el: Element, g: CompiledGating): string | undefined {
 
 /** A gating convention an element follows, named for evidence: `Cookiebot (Usercentrics) data-cookieconsent="statistics"`. */
 export interface Gate {
+  /** The tool whose convention it is (a CMP id, `iubenda`, `klaro`, `borlabs`) or `generic`. */
+  tool: GatingAttribute['cmp'];
+  /** Whether the convention is that tool's alone, so the markup shows the tool is on the page. */
+  distinctive: boolean;
   owner: string;
   /** `type="text/plain" data-cookieconsent="statistics"`. */
   markup: string;
@@ -295,8 +312,11 @@ export interface Gate {
 
 const OWNER_NAMES = new Map<string, string>(CMPS.map((c) => [c.id, c.name]));
 
+/** Display names of the smaller tools whose gating conventions the knowledge lists. */
+const TOOL_NAMES: Readonly<Record<string, string>> = { iubenda: 'iubenda', klaro: 'Klaro', borlabs: 'Borlabs Cookie' };
+
 function ownerName(g: GatingAttribute): string {
-  return OWNER_NAMES.get(g.cmp) ?? (g.cmp === 'generic' ? 'a consent category' : g.cmp);
+  return OWNER_NAMES.get(g.cmp) ?? TOOL_NAMES[g.cmp] ?? (g.cmp === 'generic' ? 'a consent category' : g.cmp);
 }
 
 /**
@@ -307,7 +327,7 @@ export function scriptGate(el: Element, type: string): Gate | undefined {
   for (const g of GATINGS) {
     if (!g.scriptTypes.has(type)) continue;
     const attribute = attributeMatches(el, g);
-    if (attribute !== undefined) return { owner: ownerName(g.gating), markup: `type="${type}" ${attribute}` };
+    if (attribute !== undefined) return { tool: g.gating.cmp, distinctive: g.distinctive, owner: ownerName(g.gating), markup: `type="${type}" ${attribute}` };
   }
   return undefined;
 }
@@ -321,7 +341,7 @@ export function deferredGate(el: Element): { gate: Gate; url: string } | undefin
     const deferred = g.gating.deferredSrc.find((name) => el.attribs[name] !== undefined && el.attribs[name]!.trim() !== '');
     if (deferred === undefined) continue;
     const attribute = attributeMatches(el, g);
-    if (attribute !== undefined) return { gate: { owner: ownerName(g.gating), markup: `${deferred}=… ${attribute}` }, url: el.attribs[deferred]!.trim() };
+    if (attribute !== undefined) return { gate: { tool: g.gating.cmp, distinctive: g.distinctive, owner: ownerName(g.gating), markup: `${deferred}=… ${attribute}` }, url: el.attribs[deferred]!.trim() };
   }
   return undefined;
 }
