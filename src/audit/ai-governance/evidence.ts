@@ -9,9 +9,11 @@
 import type { Element } from 'domhandler';
 import type { Location, Outcome } from '../control.ts';
 import { blockIndexAt, locate, lowerSameLength, normalizeText, truncate, type Link, type Page } from '../page.ts';
+import { EVIDENCE_MAX, examples, outcome } from '../evidence.ts';
+
+export { EVIDENCE_MAX, examples, outcome };
 
 /** Every outcome's evidence is at most this long. */
-export const EVIDENCE_MAX = 200;
 
 /** A piece of the corpus that is not visible text: title, a meta, a JSON-LD block, a link name. */
 interface Segment {
@@ -303,11 +305,6 @@ export function locationAt(corpus: Corpus, hit: Hit): Location | undefined {
   return element === null ? undefined : locate(corpus.page, element);
 }
 
-/** Builds an outcome, enforcing the evidence bound whatever the caller passed. */
-export function outcome(status: Outcome['status'], evidence: string, location?: Location): Outcome {
-  const bounded = evidence.length <= EVIDENCE_MAX ? evidence : `${truncate(evidence, EVIDENCE_MAX - 1)}…`;
-  return location === undefined ? { status, evidence: bounded } : { status, evidence: bounded, location };
-}
 
 /** `<what> in <where>: "<quote>"`, sized to the evidence bound, with the source element's location. */
 export function quoted(corpus: Corpus, status: Outcome['status'], what: string, hit: Hit): Outcome {
@@ -338,16 +335,6 @@ export function linked(corpus: Corpus, status: Outcome['status'], what: string, 
   return outcome(status, `${what}: ${source}${name} → ${truncate(target.href, 100)}`, locate(corpus.page, target.element));
 }
 
-/** Lists examples as `"a", "b", …` within `budget` characters. */
-export function examples(list: readonly string[], budget: number): string {
-  let out = '';
-  for (const example of list) {
-    const next = `${out === '' ? '' : ', '}"${example}"`;
-    if (out.length + next.length + 5 > budget) return `${out}, …`;
-    out += next;
-  }
-  return out;
-}
 
 /** Where the text-based controls look, for "not found" evidence. */
 export const SEARCHED = 'visible text, headings, links, meta or JSON-LD';

@@ -25,6 +25,7 @@ import { isComment, isTag, type AnyNode } from 'domhandler';
 import { truncate, type Page, type Script } from '../../page.ts';
 import type { Outcome } from '../../control.ts';
 import type { PrivacyPage } from '../context.ts';
+import { EVIDENCE_MAX, outcome } from '../../evidence.ts';
 import {
   classifyCookie,
   classifyTrackerUrl,
@@ -149,15 +150,7 @@ export interface ConsentEvidence {
   stats: { headers: number; cookies: number; scripts: number };
 }
 
-/** Every outcome's evidence is at most this long. */
-export const EVIDENCE_MAX = 200;
-
-/** Builds an outcome, enforcing the evidence bound and collapsed whitespace. */
-export function outcome(status: Outcome['status'], evidence: string, location?: Outcome['location']): Outcome {
-  const text = evidence.replace(/\s+/g, ' ').trim();
-  const bounded = text.length <= EVIDENCE_MAX ? text : `${truncate(text, EVIDENCE_MAX - 1)}…`;
-  return location === undefined ? { status, evidence: bounded } : { status, evidence: bounded, location };
-}
+export { EVIDENCE_MAX, outcome };
 
 /** A URL shortened for evidence: no scheme, at most `max` characters. */
 export function shortUrl(url: string, max = 70): string {
