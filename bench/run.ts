@@ -26,9 +26,9 @@ import { createAddressPolicy } from '../src/net/address-policy.ts';
 import { createSafeFetcher } from '../src/net/safe-fetch.ts';
 import { startHttpsFixture } from '../test/support/https-fixture.ts';
 import { makeTestPki } from '../test/support/tls.ts';
+import { loadCorpusPages } from '../test/support/corpus-pages.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const corpusDirs = ['real-pages', 'readability-pages'].map((name) => path.resolve(root, '../shared/corpus', name));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const E2E_AUDITS = Number(process.env.BENCH_AUDITS ?? 300);
 const E2E_CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -44,16 +44,6 @@ function stats(samples: number[], totalMs = samples.reduce((a, b) => a + b, 0)):
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
   return { median: at(0.5), p99: at(0.99), mean: totalMs / samples.length, perSecond: (samples.length / totalMs) * 1000 };
-}
-
-function loadCorpus(): { name: string; html: string }[] {
-  const pages: { name: string; html: string }[] = [];
-  for (const dir of corpusDirs) {
-    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.html')).sort()) {
-      pages.push({ name: `${path.basename(dir)}/${file}`, html: fs.readFileSync(path.join(dir, file), 'utf8') });
-    }
-  }
-  return pages;
 }
 
 const url = new URL('https://bench.test/page');
@@ -174,7 +164,7 @@ async function benchEndToEnd(pages: { name: string; html: string }[]) {
 }
 
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
-const pages = loadCorpus();
+const pages = loadCorpusPages();
 const analysis = Object.fromEntries(Object.entries(ANALYSES).map(([branch, analyse]) => [branch, benchAnalysis(pages, analyse)]));
 const e2e = await benchEndToEnd(pages);
 

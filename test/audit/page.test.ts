@@ -11,7 +11,7 @@ import {
   parseInlineVisibility,
   type Page,
 } from '../../src/audit/page.ts';
-import { loadCorpusPages, median } from './ai-governance/corpus-pages.ts';
+import { loadCorpusPages, median } from '../support/corpus-pages.ts';
 
 const URL_ = 'https://example.com/dir/page.html';
 const build = (html: string, url: string = URL_): Page => buildPage(html, url);

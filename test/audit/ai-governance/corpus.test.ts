@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { aiGovernanceControls } from '../../../src/audit/ai-governance/index.ts';
 import { buildPage } from '../../../src/audit/page.ts';
-import { loadCorpusPages, median } from './corpus-pages.ts';
+import { loadCorpusPages, median } from '../../support/corpus-pages.ts';
 import { assertEvidenceShape } from './evidence-shape.ts';
 
 test('all eight controls run on every corpus page with well-formed outcomes', (t) => {

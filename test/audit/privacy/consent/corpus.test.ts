@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { buildPage } from '../../../../src/audit/page.ts';
 import type { ResponseCookie } from '../../../../src/audit/privacy/context.ts';
 import { consentControls } from '../../../../src/audit/privacy/consent/index.ts';
-import { loadCorpusPages, median } from '../../ai-governance/corpus-pages.ts';
+import { loadCorpusPages, median } from '../../../support/corpus-pages.ts';
 import { assertEvidenceShape } from '../../ai-governance/evidence-shape.ts';
 
 test('all three consent controls run on every corpus page with well-formed outcomes', (t) => {

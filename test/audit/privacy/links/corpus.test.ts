@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { buildPage } from '../../../../src/audit/page.ts';
 import type { PolicyFollow, PrivacyPage } from '../../../../src/audit/privacy/context.ts';
 import { linkControls, scanPolicyLinks, selectPolicyLink } from '../../../../src/audit/privacy/links/index.ts';
-import { loadCorpusPages, median } from '../../ai-governance/corpus-pages.ts';
+import { loadCorpusPages, median } from '../../../support/corpus-pages.ts';
 import { assertEvidenceShape } from './support.ts';
 
 const STUB_FOLLOWS: readonly PolicyFollow[] = [

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const CORPUS_DIRS = ['real-pages', 'readability-pages'].map((name) =>
-  path.resolve(import.meta.dirname, '../../../../shared/corpus', name),
+  path.resolve(import.meta.dirname, '../../../shared/corpus', name),
 );
 
 export interface CorpusPage {
