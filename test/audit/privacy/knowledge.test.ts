@@ -319,9 +319,12 @@ describe('host and path helpers', () => {
 });
 
 describe('consent-management platforms', () => {
-  test('all ten CMPs are present, once each', () => {
+  test('the ten required CMPs (plus tarteaucitron and cookieconsent) are present, once each', () => {
     assert.deepEqual(CMPS.map((c) => c.id).sort(), [...CMP_IDS].sort());
-    assert.equal(CMP_IDS.length, 10);
+    for (const id of ['onetrust', 'cookiebot', 'didomi', 'quantcast-choice', 'trustarc', 'usercentrics', 'osano', 'termly', 'cookieyes', 'complianz']) {
+      assert.ok((CMP_IDS as readonly string[]).includes(id), id);
+    }
+    assert.equal(CMP_IDS.length, 12);
   });
 
   for (const cmp of CMPS) {
@@ -369,6 +372,10 @@ describe('consent-management platforms', () => {
     ['https://cdn-cookieyes.com/client_data/abc/script.js', 'cookieyes'],
     ['https://example.com/wp-content/plugins/complianz-gdpr/cookiebanner/js/complianz.min.js?ver=1', 'complianz'],
     ['https://example.com/blog/wp-content/plugins/complianz-gdpr-premium/cookiebanner/js/complianz.min.js', 'complianz'],
+    ['https://example.fr/tarteaucitron/tarteaucitron.js', 'tarteaucitron'],
+    ['https://cdn.jsdelivr.net/gh/AmauriC/tarteaucitron.js@1.19.0/tarteaucitron.min.js', 'tarteaucitron'],
+    ['https://tarteaucitron.io/load.js?domain=example.fr&uuid=abc', 'tarteaucitron'],
+    ['https://cdn.jsdelivr.net/npm/cookieconsent@3/build/cookieconsent.min.js', 'cookieconsent'],
   ];
   for (const [url, id] of loaders) {
     test(`loader ${url} → ${id}`, () => assert.equal(cmpForScriptUrl(url)?.id, id));
@@ -377,6 +384,8 @@ describe('consent-management platforms', () => {
     assert.equal(cmpForScriptUrl('https://cdn.cookielaw.org.example.com/otSDKStub.js'), undefined);
     assert.equal(cmpForScriptUrl('https://example.com/wp-content/plugins/complianz-gdpr-lite/x.js'), undefined);
     assert.equal(cmpForScriptUrl('https://www.google-analytics.com/analytics.js'), undefined);
+    assert.equal(cmpForScriptUrl('https://example.com/js/tarteaucitron-fork.js'), undefined);
+    assert.equal(cmpForScriptUrl('https://example.com/js/mycookieconsent.min.js'), undefined);
   });
 
   test('auto-blocking signals are recognisable', () => {
@@ -558,7 +567,7 @@ describe('data integrity', () => {
 
   test('cmps.json: every element pattern and framework pattern compiles', () => {
     const raw = readJson('cmps.json') as { cmps: unknown[]; frameworks: unknown[]; gating: unknown[] };
-    assert.equal(raw.cmps.length, 10);
+    assert.equal(raw.cmps.length, CMP_IDS.length);
     for (const cmp of CMPS) {
       const matchers = [
         ...cmp.banner.injected,

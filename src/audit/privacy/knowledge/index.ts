@@ -502,7 +502,10 @@ export function classifyTrackerUrl(input: URL | string): TrackerClassification |
 // ---------------------------------------------------------------------------------------------
 
 export const CMP_IDS = [
+  // The ten the privacy issue requires…
   'onetrust', 'cookiebot', 'didomi', 'quantcast-choice', 'trustarc', 'usercentrics', 'osano', 'termly', 'cookieyes', 'complianz',
+  // …and two common script-injected banners whose absence from the list made a page fail banner structure.
+  'tarteaucitron', 'cookieconsent',
 ] as const;
 export type CmpId = (typeof CMP_IDS)[number];
 
