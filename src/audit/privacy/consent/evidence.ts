@@ -34,6 +34,7 @@ import {
   hostMatches,
   isExecutableScriptType,
   normalizeHost,
+  onDomain,
   type CmpSignature,
 } from '../knowledge/index.ts';
 import { analyseBanner, isConsentDialog, namesConsentContainer, type BannerFinding, type Candidate } from './banner.ts';
@@ -48,7 +49,6 @@ import {
   cmpOfInlineLoader,
   deferredGate,
   httpUrl,
-  onDomain,
   scriptGate,
   type Gate,
   type StaticBannerTests,

@@ -6,9 +6,10 @@ import {
   CMPS,
   CONSENT_FRAMEWORKS,
   GATING_ATTRIBUTES,
-  compilePathGlob,
   normalizeHost,
+  onDomain,
   toHttpUrl,
+  urlRuleTest,
   type CmpSignature,
   type ElementMatcher,
   type GatingAttribute,
@@ -49,28 +50,6 @@ export function anyTest(matchers: readonly ElementMatcher[] | undefined): Elemen
   return (el) => tests.some((t) => t(el));
 }
 
-/**
- * A URL rule compiled once (the knowledge's own `urlMatchesRule` compiles per call). The test
- * takes the URL's host already normalised (`normalizeHost`), so a script's host is normalised once.
- */
-export function urlTest(rule: UrlRule): (url: URL, host: string) => boolean {
-  const paths = rule.paths?.map(compilePathGlob);
-  const query = rule.query === undefined ? undefined : Object.entries(rule.query);
-  return (url, host) => {
-    if (rule.host !== undefined && !onDomain(host, rule.host)) return false;
-    if (paths !== undefined && !paths.some((re) => re.test(url.pathname))) return false;
-    if (query !== undefined && !query.every(([k, v]) => url.searchParams.get(k) === v)) return false;
-    return true;
-  };
-}
-
-/**
- * `hostMatches` for a host already normalised and a domain from the data (already lower-case):
- * whole labels only, without normalising both sides on every call.
- */
-export function onDomain(host: string, domain: string): boolean {
-  return host === domain || (host.length > domain.length && host.endsWith(domain) && host.charCodeAt(host.length - domain.length - 1) === 46);
-}
 
 /** A CMP signal compiled for one of the walk's node kinds. */
 export interface CompiledSignal {
@@ -138,7 +117,7 @@ class MatcherIndex<T> {
     if (id !== undefined) out = collect(el, this.byId.get(id), out);
     const klass = attribs.class;
     if (klass !== undefined && klass !== '') {
-      this.classGate ??= new RegExp([...this.byClass.keys(), ...this.byClassPrefix.map(([p]) => p)].map(escapeRegExp).join('|') || '(?!)');
+      this.classGate ??= new RegExp([...this.byClass.keys(), ...this.byClassPrefix.map(([p]) => p)].map((text) => RegExp.escape(text)).join('|') || '(?!)');
       if (this.classGate.test(klass)) {
         const tokens = classTokens(el);
         for (const token of tokens) out = collect(el, this.byClass.get(token), out);
@@ -165,10 +144,6 @@ function collect<T>(el: Element, list: Array<[ElementTest, T]> | undefined, out:
   return out;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 const ELEMENT_INDEX = new MatcherIndex<ElementHit>();
 
 function addSignal(cmp: CmpSignature, signal: StaticSignal, autoBlocking: boolean): void {
@@ -187,7 +162,7 @@ function addSignal(cmp: CmpSignature, signal: StaticSignal, autoBlocking: boolea
       INLINE_SIGNALS.push({ ...base, includes: signal.includes });
       break;
     case 'script-src':
-      SCRIPT_SRC_SIGNALS.push({ ...base, test: urlTest(signal.url) });
+      SCRIPT_SRC_SIGNALS.push({ ...base, test: urlRuleTest(signal.url) });
       break;
   }
 }

@@ -45,6 +45,14 @@ export function hostMatches(host: string, domain: string): boolean {
   return d !== '' && (h === d || h.endsWith(`.${d}`));
 }
 
+/**
+ * `hostMatches` for a host already normalised and a domain from the data (already lower-case):
+ * whole labels only, without normalising both sides on every call of a hot loop.
+ */
+export function onDomain(host: string, domain: string): boolean {
+  return host === domain || (host.length > domain.length && host.endsWith(domain) && host.charCodeAt(host.length - domain.length - 1) === 46);
+}
+
 /** `host` and each of its parent domains, longest first: `a.b.c` → `a.b.c`, `b.c`, `c`. */
 function hostSuffixes(host: string): string[] {
   const out: string[] = [];
@@ -55,10 +63,6 @@ function hostSuffixes(host: string): string[] {
     if (dot === -1) return out;
     rest = rest.slice(dot + 1);
   }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Compiles a path glob (see UrlRule) to an anchored RegExp. */
@@ -72,7 +76,7 @@ export function compilePathGlob(glob: string): RegExp {
     } else if (glob[i] === '*') {
       source += '[^/]*';
     } else {
-      source += escapeRegExp(glob[i] as string);
+      source += RegExp.escape(glob[i] as string);
     }
   }
   return new RegExp(glob.endsWith('/') ? `^${source}` : `^${source}(?:/|$)`);
@@ -92,8 +96,9 @@ function compileUrlRule(rule: UrlRule, where: string): CompiledUrlRule {
  * The rule as text when the URL matches it: its host (`*` for any), the path glob that matched,
  * the query; e.g. `googletagmanager.com/gtag/js`. Undefined when it does not match.
  */
+/** `host` is `url`'s host, already normalised. */
 function urlRuleMatch(rule: CompiledUrlRule, url: URL, host: string): string | undefined {
-  if (rule.host !== undefined && !hostMatches(host, rule.host)) return undefined;
+  if (rule.host !== undefined && !onDomain(host, rule.host)) return undefined;
   let pathText = '';
   if (rule.paths !== undefined) {
     const hit = rule.paths.find(({ re }) => re.test(url.pathname));
@@ -329,7 +334,7 @@ const fuzzyCookies: CompiledCookie[] = [];
 /** One combined test for every prefix and pattern: most cookie names fail it and stop there. */
 const fuzzyCookieGate = new RegExp(
   fuzzyCookies
-    .map(({ entry }) => (entry.match === 'prefix' ? `^${escapeRegExp(entry.name)}` : `(?:${entry.name})`))
+    .map(({ entry }) => (entry.match === 'prefix' ? `^${RegExp.escape(entry.name)}` : `(?:${entry.name})`))
     .join('|') || '(?!)',
 );
 
@@ -808,11 +813,16 @@ export function cmpForScriptUrl(input: URL | string): CmpSignature | undefined {
   return cmpScriptRules.find(({ rule }) => urlRuleMatch(rule, url, host) !== undefined)?.cmp;
 }
 
+/** A rule compiled once, for loops over many URLs: the test takes the URL and its normalised host. */
+export function urlRuleTest(rule: UrlRule): (url: URL, host: string) => boolean {
+  const compiled = compileUrlRule(rule, 'rule');
+  return (url, host) => urlRuleMatch(compiled, url, host) !== undefined;
+}
+
 /** Whether a URL matches a rule from this data (a CMP script source, a `script-src` signal). */
 export function urlMatchesRule(input: URL | string, rule: UrlRule): boolean {
   const url = toHttpUrl(input);
-  if (url === undefined) return false;
-  return urlRuleMatch(compileUrlRule(rule, 'rule'), url, normalizeHost(url.hostname)) !== undefined;
+  return url !== undefined && urlRuleTest(rule)(url, normalizeHost(url.hostname));
 }
 
 const consentCookieOwners = new Map<string, string>();
