@@ -1,6 +1,7 @@
 // Environment → typed, validated configuration. Every variable is documented in the README's
 // table; a bad value stops the process at start with a message naming the variable.
 import path from 'node:path';
+import { DEFAULT_CRAWL_LIMITS } from './audit/crawl.ts';
 import { parseCidrList, parseStaticResolve, type Cidr } from './net/address-policy.ts';
 
 export interface Config {
@@ -63,9 +64,9 @@ export function loadConfig(env: Env = process.env): Config {
       windowSeconds: integer(env, 'AUDIT_RATE_WINDOW_SECONDS', 60, 1, 86_400),
     },
     crawl: {
-      timeoutMs: integer(env, 'AUDIT_CRAWL_TIMEOUT_MS', 10_000, 100, 120_000),
-      maxBytes: integer(env, 'AUDIT_CRAWL_MAX_BYTES', 2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
-      maxRedirects: 5,
+      timeoutMs: integer(env, 'AUDIT_CRAWL_TIMEOUT_MS', DEFAULT_CRAWL_LIMITS.timeoutMs, 100, 120_000),
+      maxBytes: integer(env, 'AUDIT_CRAWL_MAX_BYTES', DEFAULT_CRAWL_LIMITS.maxBytes, 1024, 64 * 1024 * 1024),
+      maxRedirects: DEFAULT_CRAWL_LIMITS.maxRedirects,
     },
     allowPrivateNetworks: parsed(env, 'AUDIT_ALLOW_PRIVATE_NETWORKS', parseCidrList, []),
     staticResolve: parsed(env, 'AUDIT_RESOLVE', parseStaticResolve, new Map()),

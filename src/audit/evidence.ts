@@ -23,3 +23,9 @@ export function examples(list: readonly string[], budget: number): string {
   }
   return out;
 }
+
+/** `<head> (looked for: "a", "b", …)` as a fail, within the evidence bound. */
+export function lookedFor(head: string, list: readonly string[]): Outcome {
+  const text = `${head} (looked for: `;
+  return outcome('fail', `${text}${examples(list, EVIDENCE_MAX - text.length - 1)})`);
+}

@@ -9,9 +9,9 @@
 import type { Element } from 'domhandler';
 import type { Location, Outcome } from '../control.ts';
 import { blockIndexAt, locate, lowerSameLength, normalizeText, truncate, type Link, type Page } from '../page.ts';
-import { EVIDENCE_MAX, examples, outcome } from '../evidence.ts';
+import { EVIDENCE_MAX, examples, lookedFor, outcome } from '../evidence.ts';
 
-export { EVIDENCE_MAX, examples, outcome };
+export { EVIDENCE_MAX, examples, lookedFor, outcome };
 
 /** Every outcome's evidence is at most this long. */
 
@@ -339,11 +339,6 @@ export function linked(corpus: Corpus, status: Outcome['status'], what: string, 
 /** Where the text-based controls look, for "not found" evidence. */
 export const SEARCHED = 'visible text, headings, links, meta or JSON-LD';
 
-/** `<head> (looked for: "a", "b", …)` as a fail, within the evidence bound. */
-export function lookedFor(head: string, list: readonly string[]): Outcome {
-  const text = `${head} (looked for: `;
-  return outcome('fail', `${text}${examples(list, EVIDENCE_MAX - text.length - 1)})`);
-}
 
 /** `No <what> found in <where> (looked for: …)`. */
 export function notFound(what: string, vocabulary: { examples: readonly string[] }, where = SEARCHED): Outcome {

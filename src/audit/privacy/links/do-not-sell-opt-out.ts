@@ -54,7 +54,7 @@ export const outcomes = {
       `No opt-out control found, but the page is a script-rendered shell (${page.text.length} characters of visible text): its links are rendered by script, which static analysis does not run`,
     ),
   /** Nothing found. */
-  notFound: (): Outcome => lookedFor('fail', 'No linked opt-out or privacy-choices control found', OPT_OUT_EXAMPLES),
+  notFound: (): Outcome => lookedFor('No linked opt-out or privacy-choices control found', OPT_OUT_EXAMPLES),
 };
 
 export const control: Control<PrivacyControlId, PrivacyPage> = {

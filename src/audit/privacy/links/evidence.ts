@@ -2,9 +2,9 @@
 // and its href (or says what was looked for), always within the 200-character bound.
 import type { Location, Outcome } from '../../control.ts';
 import { normalizeText, truncate } from '../../page.ts';
-import { EVIDENCE_MAX, examples, outcome } from '../../evidence.ts';
+import { EVIDENCE_MAX, examples, lookedFor, outcome } from '../../evidence.ts';
 
-export { EVIDENCE_MAX, examples, outcome };
+export { EVIDENCE_MAX, examples, lookedFor, outcome };
 
 
 /** `"<name>"` cut to `max` characters (with an ellipsis), or `(no name)`. */
@@ -20,8 +20,3 @@ export function shortUrl(href: string, max = 90): string {
 }
 
 
-/** `<head> (looked for: "a", "b", …)`, within the evidence bound. */
-export function lookedFor(status: Outcome['status'], head: string, list: readonly string[]): Outcome {
-  const text = `${head} (looked for: `;
-  return outcome(status, `${text}${examples(list, EVIDENCE_MAX - text.length - 1)})`);
-}

@@ -41,7 +41,7 @@ export const outcomes = {
       `No privacy-policy link found, but the page is a script-rendered shell (${page.text.length} characters of visible text): its links are rendered by script, which static analysis does not run`,
     ),
   /** Nothing found. */
-  notFound: (): Outcome => lookedFor('fail', 'No privacy-policy link found in visible links or <link rel>', POLICY_EXAMPLES),
+  notFound: (): Outcome => lookedFor('No privacy-policy link found in visible links or <link rel>', POLICY_EXAMPLES),
 };
 
 export const control: Control<PrivacyControlId, PrivacyPage> = {
