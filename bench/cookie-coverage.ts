@@ -2,8 +2,8 @@
 // our own cookie catalogue (src/audit/privacy/knowledge/cookies.json) recognises by name, and how
 // many of its Functional / Necessary / Security rows it would wrongly call analytics or marketing.
 //
-// The database is read at run time from ../shared/reference (Apache-2.0); nothing of it is copied
-// into the project. Prints a table and writes bench/results/cookie-coverage.json.
+// The database is read at run time from the shared folder's reference/ (Apache-2.0; see
+// test/support/shared.ts), or from OCD_CSV; nothing of it is copied into the project. Prints a table and writes bench/results/cookie-coverage.json.
 //
 // How a row is judged: classifyCookie(name, { domain }) with each host named in the row's Domain
 // column (none when it names none, so entries that need their vendor's domain cannot match). A
@@ -12,9 +12,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { COOKIES, classifyCookie, type CookieClassification } from '../src/audit/privacy/knowledge/index.ts';
+import { missingShared, sharedPath } from '../test/support/shared.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const csvPath = process.env.OCD_CSV ?? path.resolve(root, '../shared/reference/open-cookie-database.csv');
+const OCD = 'reference/open-cookie-database.csv';
+const csvPath = process.env.OCD_CSV ?? sharedPath(OCD);
+const missing = process.env.OCD_CSV ? (fs.existsSync(csvPath) ? undefined : `OCD_CSV names ${csvPath}, which does not exist`) : missingShared(OCD);
+if (missing) {
+  console.error(`coverage:cookies cannot run: ${missing}`);
+  process.exit(1);
+}
 const outPath = path.resolve(root, 'bench/results/cookie-coverage.json');
 
 /** RFC 4180: comma-separated, fields optionally quoted, `""` inside quotes, CRLF or LF rows. */

@@ -11,7 +11,8 @@ import {
   parseInlineVisibility,
   type Page,
 } from '../../src/audit/page.ts';
-import { loadCorpusPages, median } from '../support/corpus-pages.ts';
+import { CORPORA, loadCorpusPages, median } from '../support/corpus-pages.ts';
+import { sharedSuite } from '../support/shared.ts';
 
 const URL_ = 'https://example.com/dir/page.html';
 const build = (html: string, url: string = URL_): Page => buildPage(html, url);
@@ -303,7 +304,7 @@ describe('robustness', () => {
     }
   });
 
-  test('every corpus page builds without throwing', (t) => {
+  test('every corpus page builds without throwing', sharedSuite(...CORPORA), (t) => {
     const pages = loadCorpusPages();
     assert.ok(pages.length >= 380, `expected both corpora, found ${pages.length} pages`);
     const times: number[] = [];

@@ -2,10 +2,11 @@
 // tech pages from 2013 and 130 article pages from Mozilla Readability's test set.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { sharedPath } from './shared.ts';
 
-export const CORPUS_DIRS = ['real-pages', 'readability-pages'].map((name) =>
-  path.resolve(import.meta.dirname, '../../../shared/corpus', name),
-);
+/** The corpora's paths inside the shared folder, for `sharedSuite` and `missingShared`. */
+export const CORPORA = ['corpus/real-pages', 'corpus/readability-pages'];
+const CORPUS_DIRS = CORPORA.map((relative) => sharedPath(relative));
 
 export interface CorpusPage {
   name: string;

@@ -4,10 +4,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { aiGovernanceControls } from '../../../src/audit/ai-governance/index.ts';
 import { buildPage } from '../../../src/audit/page.ts';
-import { loadCorpusPages, median } from '../../support/corpus-pages.ts';
+import { CORPORA, loadCorpusPages, median } from '../../support/corpus-pages.ts';
+import { sharedSuite } from '../../support/shared.ts';
 import { assertEvidenceShape } from './evidence-shape.ts';
 
-test('all eight controls run on every corpus page with well-formed outcomes', (t) => {
+test('all eight controls run on every corpus page with well-formed outcomes', sharedSuite(...CORPORA), (t) => {
   const pages = loadCorpusPages();
   assert.ok(pages.length >= 380, `expected both corpora, found ${pages.length} pages`);
   const perPage: number[] = [];

@@ -6,10 +6,11 @@ import { test } from 'node:test';
 import { buildPage } from '../../../../src/audit/page.ts';
 import type { ResponseCookie } from '../../../../src/audit/privacy/context.ts';
 import { consentControls } from '../../../../src/audit/privacy/consent/index.ts';
-import { loadCorpusPages, median } from '../../../support/corpus-pages.ts';
+import { CORPORA, loadCorpusPages, median } from '../../../support/corpus-pages.ts';
+import { sharedSuite } from '../../../support/shared.ts';
 import { assertEvidenceShape } from '../../ai-governance/evidence-shape.ts';
 
-test('all three consent controls run on every corpus page with well-formed outcomes', (t) => {
+test('all three consent controls run on every corpus page with well-formed outcomes', sharedSuite(...CORPORA), (t) => {
   const pages = loadCorpusPages();
   assert.ok(pages.length >= 380, `expected both corpora, found ${pages.length} pages`);
   const parse: number[] = [];

@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import { buildPage } from '../../../../src/audit/page.ts';
 import type { PolicyFollow, PrivacyPage } from '../../../../src/audit/privacy/context.ts';
 import { linkControls, scanPolicyLinks, selectPolicyLink } from '../../../../src/audit/privacy/links/index.ts';
-import { loadCorpusPages, median } from '../../../support/corpus-pages.ts';
+import { CORPORA, loadCorpusPages, median } from '../../../support/corpus-pages.ts';
+import { sharedSuite } from '../../../support/shared.ts';
 import { assertEvidenceShape } from './support.ts';
 
 const STUB_FOLLOWS: readonly PolicyFollow[] = [
@@ -17,7 +18,7 @@ const STUB_FOLLOWS: readonly PolicyFollow[] = [
   { outcome: 'unreachable', reason: 'timeout: no complete response within 10000 ms' },
 ];
 
-test('selection and the three link controls run on every corpus page with well-formed outcomes', (t) => {
+test('selection and the three link controls run on every corpus page with well-formed outcomes', sharedSuite(...CORPORA), (t) => {
   const pages = loadCorpusPages();
   assert.ok(pages.length >= 380, `expected both corpora, found ${pages.length} pages`);
   const perPage: number[] = [];
