@@ -8,7 +8,8 @@
 // (the outcome that raises alerts) and for `pass`, and accuracy; then every mismatch with its
 // evidence. Writes bench/results/accuracy.json.
 //
-//   npm run accuracy                 the whole set
+//   npm run accuracy                 both branches: this set, then the AI-governance dev set
+//   npm run accuracy -- --branch privacy           this set only (--branch ai-governance: the other)
 //   npm run accuracy -- --check      only validate labels.json against the pages (no branch needed)
 //   npm run accuracy -- spa cookie   only pages whose name contains one of the words
 //
@@ -26,6 +27,8 @@ import { createAddressPolicy, parseCidrList } from '../src/net/address-policy.ts
 import { createSafeFetcher, type SafeFetcher } from '../src/net/safe-fetch.ts';
 import { startHttpsFixture, type FixtureRoutes } from '../test/support/https-fixture.ts';
 import { makeTestPki } from '../test/support/tls.ts';
+import { runAiAccuracy } from './accuracy-ai-governance.ts';
+import { emptyMatrix, OUTCOMES, printScores, score, type Matrix, type Scores } from './accuracy-scores.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SET_DIR = path.join(ROOT, 'test/fixtures/privacy/accuracy');
@@ -51,7 +54,6 @@ export const PRIVACY_CONTROL_IDS = [
   'privacy.privacy-policy-reachable',
 ] as const;
 type ControlId = (typeof PRIVACY_CONTROL_IDS)[number];
-const OUTCOMES: readonly OutcomeStatus[] = ['pass', 'fail', 'inconclusive'];
 
 // ---------------------------------------------------------------------------------------------
 // Labels
@@ -260,64 +262,6 @@ function followChains(label: Label, extra: readonly string[]): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Metrics
-
-type Matrix = Record<OutcomeStatus, Record<OutcomeStatus, number>>;
-
-interface Scores {
-  n: number;
-  /** matrix[expected][actual] */
-  matrix: Matrix;
-  failPrecision: number | null;
-  failRecall: number | null;
-  passPrecision: number | null;
-  passRecall: number | null;
-  accuracy: number | null;
-}
-
-function emptyMatrix(): Matrix {
-  const row = () => ({ pass: 0, fail: 0, inconclusive: 0 });
-  return { pass: row(), fail: row(), inconclusive: row() };
-}
-
-const ratio = (num: number, den: number): number | null => (den === 0 ? null : num / den);
-
-function score(matrix: Matrix): Scores {
-  let n = 0;
-  let correct = 0;
-  for (const e of OUTCOMES) for (const a of OUTCOMES) {
-    n += matrix[e][a];
-    if (e === a) correct += matrix[e][a];
-  }
-  const predicted = (o: OutcomeStatus) => OUTCOMES.reduce((s, e) => s + matrix[e][o], 0);
-  const labelled = (o: OutcomeStatus) => OUTCOMES.reduce((s, a) => s + matrix[o][a], 0);
-  return {
-    n,
-    matrix,
-    failPrecision: ratio(matrix.fail.fail, predicted('fail')),
-    failRecall: ratio(matrix.fail.fail, labelled('fail')),
-    passPrecision: ratio(matrix.pass.pass, predicted('pass')),
-    passRecall: ratio(matrix.pass.pass, labelled('pass')),
-    accuracy: ratio(correct, n),
-  };
-}
-
-const pct = (v: number | null): string => (v === null ? '   n/a' : `${(v * 100).toFixed(1).padStart(5)}%`);
-const SHORT: Record<OutcomeStatus, string> = { pass: 'pass', fail: 'fail', inconclusive: 'incon' };
-
-function printScores(title: string, s: Scores): void {
-  console.log(`\n${title}  (n=${s.n})`);
-  console.log(`  expected \\ actual   ${OUTCOMES.map((o) => SHORT[o].padStart(6)).join('')}`);
-  for (const e of OUTCOMES) {
-    console.log(`  ${e.padEnd(19)}${OUTCOMES.map((a) => String(s.matrix[e][a]).padStart(6)).join('')}`);
-  }
-  console.log(
-    `  fail: precision ${pct(s.failPrecision)}  recall ${pct(s.failRecall)}   ` +
-      `pass: precision ${pct(s.passPrecision)}  recall ${pct(s.passRecall)}   accuracy ${pct(s.accuracy)}`,
-  );
-}
-
-// ---------------------------------------------------------------------------------------------
 
 export async function runAccuracy(analyse: Analyse, filters: readonly string[] = []): Promise<number> {
   const { labels: all, problems } = loadSet();
@@ -422,27 +366,37 @@ export async function runAccuracy(analyse: Analyse, filters: readonly string[] =
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
-  if (args.includes('--check')) {
-    const { labels, problems } = loadSet();
-    if (problems.length) {
-      console.error(`accuracy set: ${problems.length} problem(s):`);
-      for (const p of problems) console.error(`  - ${p}`);
-      return 1;
-    }
-    console.log(`accuracy set OK: ${labels.length} pages, every page labelled for all ${PRIVACY_CONTROL_IDS.length} controls`);
-    for (const id of PRIVACY_CONTROL_IDS) {
-      const counts = OUTCOMES.map((o) => `${o} ${labels.filter((l) => l.expected[id] === o).length}`).join(', ');
-      console.log(`  ${id.padEnd(46)} ${counts}`);
-    }
-    return 0;
+  const option = (name: string): string | undefined => {
+    const at = args.indexOf(name);
+    return at >= 0 ? args[at + 1] : undefined;
+  };
+  const branchFilter = option('--branch');
+  const set = option('--set') ?? 'dev';
+  const words = args.filter((a, i) => !a.startsWith('--') && !['--branch', '--set'].includes(args[i - 1] ?? ''));
+  if (args.includes('--check')) return checkOnly();
+  const statuses: number[] = [];
+  if (branchFilter === undefined || branchFilter === 'privacy') {
+    const branch = branchAnalyses.privacy;
+    if (!branch.available) throw new Error('the privacy branch is not available');
+    statuses.push(await runAccuracy((input) => branch.analyse(input), words));
   }
-  const branch = branchAnalyses.privacy;
-  if (!branch.available) {
-    console.error('The privacy branch is not available yet (branchAnalyses.privacy.available is false in src/audit/branches.ts).');
-    console.error('Nothing to measure; `npm run accuracy -- --check` validates the labelled set on its own.');
+  if (branchFilter === undefined || branchFilter === 'ai-governance') statuses.push(await runAiAccuracy(set, words));
+  return Math.max(0, ...statuses);
+}
+
+function checkOnly(): number {
+  const { labels, problems } = loadSet();
+  if (problems.length) {
+    console.error(`accuracy set: ${problems.length} problem(s):`);
+    for (const p of problems) console.error(`  - ${p}`);
     return 1;
   }
-  return runAccuracy((input) => branch.analyse(input), args.filter((a) => !a.startsWith('--')));
+  console.log(`accuracy set OK: ${labels.length} pages, every page labelled for all ${PRIVACY_CONTROL_IDS.length} controls`);
+  for (const id of PRIVACY_CONTROL_IDS) {
+    const counts = OUTCOMES.map((o) => `${o} ${labels.filter((l) => l.expected[id] === o).length}`).join(', ');
+    console.log(`  ${id.padEnd(46)} ${counts}`);
+  }
+  return 0;
 }
 
 if (import.meta.main) process.exitCode = await main();

@@ -1,0 +1,257 @@
+// The page as a reader meets it: sections (a heading and the blocks under it, cut at the page's
+// landmarks), sentences inside blocks, and which of them are about an AI system. Built once per
+// page over the evidence corpus (its offsets are shared, so quotes and locations keep working)
+// and read by every text control.
+//
+// Why: phrase lists matched across adjacent words fit the wording of whoever wrote them. A
+// reader instead takes "Its job is to sort incoming tickets" as a purpose statement because the
+// section it sits in, or the sentence before it, is about the AI system. So a control asks for
+// a topic cue (a purpose verb, a training verb, a review verb, an artifact noun) inside a
+// sentence that is AI-related, and not negated.
+import type { Element } from 'domhandler';
+import type { Page } from '../page.ts';
+import { corpusOf, type Corpus, type Hit } from './evidence.ts';
+import { AI_TERMS, NEGATION, NOT_A_NEGATION, SYSTEM_NAME_DECLARATION, findAll, firstMatch, type Lexeme } from './lexicon.ts';
+
+export interface Section {
+  /** The heading sentence, or null for a landmark's untitled start. */
+  heading: Sentence | null;
+  /** 1–6 for h1–h6, 7 for a `<summary>` / `<dt>`, 0 for a landmark root. */
+  level: number;
+  parent: Section | null;
+  /** The landmark the section sits in: `main`, `header`, `nav`, `footer`, `aside` or `body`. */
+  landmark: Landmark;
+  /** The section's own sentences (heading excluded), in reading order. */
+  sentences: Sentence[];
+  /** Memo of `isAiSection`. */
+  ai?: boolean;
+}
+
+export type Landmark = 'main' | 'header' | 'nav' | 'footer' | 'aside' | 'body';
+
+export interface Sentence {
+  /** Offsets in `Corpus.text`. */
+  start: number;
+  end: number;
+  text: string;
+  lower: string;
+  /** Index of the text block, -1 for the title, metas, JSON-LD and link names. */
+  blockIndex: number;
+  /** Null outside the visible text (title, meta, JSON-LD, link names). */
+  section: Section | null;
+  isHeading: boolean;
+  /** Memo of `isAiSentence`. */
+  ai?: boolean;
+}
+
+export interface Discourse {
+  corpus: Corpus;
+  sentences: readonly Sentence[];
+  sections: readonly Section[];
+  /** Lower-cased names the page gives its AI system ("Aria", "ClaimSense 2"), longest first. */
+  systemNames: readonly string[];
+  /** The title or h1 is about an AI system. */
+  pageAboutAi: boolean;
+}
+
+const discourses = new WeakMap<Page, Discourse>();
+
+export function discourseOf(page: Page): Discourse {
+  let discourse = discourses.get(page);
+  if (discourse === undefined) {
+    discourse = build(corpusOf(page));
+    discourses.set(page, discourse);
+  }
+  return discourse;
+}
+
+const HEADING_LEVEL: Readonly<Record<string, number>> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6, summary: 7, dt: 7 };
+const LANDMARK_TAGS: Readonly<Record<string, Landmark>> = { main: 'main', header: 'header', nav: 'nav', footer: 'footer', aside: 'aside' };
+const LANDMARK_ROLES: Readonly<Record<string, Landmark>> = { main: 'main', banner: 'header', navigation: 'nav', contentinfo: 'footer', complementary: 'aside' };
+/** Ancestors examined for a landmark; deeper nesting counts as `body`. */
+const LANDMARK_DEPTH = 64;
+
+function landmarkOf(element: Element | null, memo: Map<Element, Landmark>): Landmark {
+  const path: Element[] = [];
+  let found: Landmark = 'body';
+  for (let el: Element | null = element, steps = 0; el !== null && steps < LANDMARK_DEPTH; steps++) {
+    const known = memo.get(el);
+    if (known !== undefined) {
+      found = known;
+      break;
+    }
+    path.push(el);
+    const byTag = LANDMARK_TAGS[el.name];
+    const byRole = LANDMARK_ROLES[(el.attribs.role ?? '').trim().toLowerCase()];
+    if (byTag ?? byRole) {
+      found = (byTag ?? byRole)!;
+      break;
+    }
+    el = el.parent !== null && el.parent.type === 'tag' ? (el.parent as Element) : null;
+  }
+  for (const el of path) memo.set(el, found);
+  return found;
+}
+
+/**
+ * Sentence ends: `.`, `!`, `?`, `;` or `…` followed by a space and something that can start a
+ * sentence. "v2.1", "e.g. the" and "Inc. in" stay whole; "Inc. The" splits, which costs little.
+ */
+const SENTENCE_END = /[.!?;…]["”’)]?(?= +["“‘(¿¡]?[\p{Lu}\d])/gu;
+
+function build(corpus: Corpus): Discourse {
+  const page = corpus.page;
+  const sentences: Sentence[] = [];
+  const sections: Section[] = [];
+  const landmarks = new Map<Element, Landmark>();
+  let current: Section | null = null;
+  let currentLandmark: Landmark | null = null;
+
+  page.textBlocks.forEach((block, blockIndex) => {
+    const landmark = landmarkOf(block.element, landmarks);
+    const level = HEADING_LEVEL[block.element?.name ?? ''];
+    if (landmark !== currentLandmark || current === null) {
+      current = { heading: null, level: 0, parent: null, landmark, sentences: [] };
+      sections.push(current);
+      currentLandmark = landmark;
+    }
+    if (level !== undefined) {
+      let parent: Section | null = current;
+      while (parent !== null && parent.level >= level) parent = parent.parent;
+      const heading = sentence(corpus, block.start, block.start + block.text.length, blockIndex, null, true);
+      current = { heading, level, parent, landmark, sentences: [] };
+      heading.section = current;
+      sections.push(current);
+      sentences.push(heading);
+      return;
+    }
+    for (const s of split(corpus, block.start, block.start + block.text.length, blockIndex, current)) {
+      sentences.push(s);
+      current.sentences.push(s);
+    }
+  });
+  // The title, metas, JSON-LD and link names the reader does not see as text, outside any section.
+  for (const segment of corpus.segments) sentences.push(...split(corpus, segment.start, segment.end, -1, null));
+
+  const systemNames = findSystemNames(sentences);
+  const discourse: Discourse = { corpus, sentences, sections, systemNames, pageAboutAi: false };
+  const title = sentences.find((s) => s.blockIndex === -1 && corpus.segments[0]?.where === 'the title' && s.start === corpus.segments[0].start);
+  const h1 = sections.find((s) => s.level === 1)?.heading;
+  discourse.pageAboutAi = [title, h1].some((s) => s !== undefined && s !== null && isAiSentence(discourse, s));
+  return discourse;
+}
+
+/** The sentences of `[start, end)` of the corpus. */
+function split(corpus: Corpus, start: number, end: number, blockIndex: number, section: Section | null): Sentence[] {
+  const out: Sentence[] = [];
+  const text = corpus.text.slice(start, end);
+  let from = 0;
+  SENTENCE_END.lastIndex = 0;
+  for (let match = SENTENCE_END.exec(text); match !== null; match = SENTENCE_END.exec(text)) {
+    const to = match.index + match[0].length;
+    out.push(sentence(corpus, start + from, start + to, blockIndex, section, false));
+    from = to + 1;
+  }
+  if (from < text.length) out.push(sentence(corpus, start + from, end, blockIndex, section, false));
+  return out;
+}
+
+function sentence(corpus: Corpus, start: number, end: number, blockIndex: number, section: Section | null, isHeading: boolean): Sentence {
+  return { start, end, text: corpus.text.slice(start, end), lower: corpus.lower.slice(start, end), blockIndex, section, isHeading };
+}
+
+/** How many names a page may give its AI system; more would be noise. */
+const MAX_SYSTEM_NAMES = 8;
+
+/** Names declared as an AI system: "Aria is our AI assistant", "Meet Aria, …", "Aria (KI-Assistent)". */
+function findSystemNames(sentences: readonly Sentence[]): string[] {
+  const names = new Set<string>();
+  for (const s of sentences) {
+    if (names.size >= MAX_SYSTEM_NAMES) break;
+    if (firstMatch(AI_TERMS, s.text, s.lower) === undefined) continue;
+    SYSTEM_NAME_DECLARATION.lastIndex = 0;
+    for (let m = SYSTEM_NAME_DECLARATION.exec(s.text); m !== null && names.size < MAX_SYSTEM_NAMES; m = SYSTEM_NAME_DECLARATION.exec(s.text)) {
+      const name = (Object.values(m.groups ?? {}).find((group) => group !== undefined) ?? '').trim();
+      if (name.length >= 3 && !GENERIC_NAME.test(name)) names.add(name.toLowerCase());
+    }
+  }
+  return [...names].sort((a, b) => b.length - a.length);
+}
+
+/** Capitalised words that open sentences without naming anything. */
+const GENERIC_NAME = /^(?:The|This|That|It|Our|We|You|Your|Der|Die|Das|Unser\p{L}*|Le|La|Les|Notre|El|Los|Las|Nuestr\p{L}*|Il|Lo|Gli|Nostr\p{L}*|De|Het|Onze|O|A|Os|As|Noss\p{L}*|AI|KI|IA)$/u;
+
+/** Whether the sentence itself names AI: an AI term, or the page's own name for its AI system. */
+export function mentionsAi(discourse: Discourse, s: Sentence): boolean {
+  if (s.ai === undefined) {
+    s.ai = firstMatch(AI_TERMS, s.text, s.lower) !== undefined || discourse.systemNames.some((name) => containsWord(s.lower, name));
+  }
+  return s.ai;
+}
+
+/** A section is about AI when its heading, one of its own sentences, or an enclosing section's heading is. */
+export function isAiSection(discourse: Discourse, section: Section): boolean {
+  if (section.ai === undefined) {
+    section.ai =
+      (section.heading !== null && mentionsAi(discourse, section.heading)) ||
+      section.sentences.some((s) => mentionsAi(discourse, s)) ||
+      (section.parent !== null && section.parent.heading !== null && isAiHeadingChain(discourse, section.parent));
+  }
+  return section.ai;
+}
+
+function isAiHeadingChain(discourse: Discourse, section: Section | null): boolean {
+  for (let s = section; s !== null; s = s.parent) if (s.heading !== null && mentionsAi(discourse, s.heading)) return true;
+  return false;
+}
+
+/**
+ * A sentence is about AI when it names AI, when its section is about AI, or when the whole page
+ * is (title or h1) and the sentence is in the page's main content rather than its navigation,
+ * header or footer.
+ */
+export function isAiSentence(discourse: Discourse, s: Sentence): boolean {
+  if (mentionsAi(discourse, s)) return true;
+  if (s.section === null) return false;
+  if (isAiSection(discourse, s.section)) return true;
+  return discourse.pageAboutAi && (s.section.landmark === 'main' || s.section.landmark === 'body');
+}
+
+function containsWord(haystack: string, word: string): boolean {
+  let at = haystack.indexOf(word);
+  while (at >= 0) {
+    const before = haystack[at - 1];
+    const after = haystack[at + word.length];
+    if ((before === undefined || !/[\p{L}\d]/u.test(before)) && (after === undefined || !/[\p{L}\d]/u.test(after))) return true;
+    at = haystack.indexOf(word, at + 1);
+  }
+  return false;
+}
+
+/** Characters before a cue searched for a negation, within its clause. */
+const NEGATION_REACH = 60;
+const CLAUSE_BREAK = /[,:;–—(]|\b(?:but|however|aber|jedoch|mais|pero|sino|ma|però|maar|mas|porém)\b/giu;
+
+/**
+ * Whether the cue at `[start, end)` of the corpus is negated: a negation word in its clause, up
+ * to NEGATION_REACH characters before it or inside it ("we do not use AI", "keine KI-generierten
+ * Bilder", "sans intervention"). Two negations cancel ("no decision is made without a human
+ * review"), and "not only" is no negation.
+ */
+export function isNegated(discourse: Discourse, s: Sentence, start: number, end: number): boolean {
+  const from = Math.max(s.start, start - NEGATION_REACH);
+  let window = discourse.corpus.lower.slice(from, end);
+  // Only the cue's own clause: cut at the last clause break before the cue.
+  const cueOffset = start - from;
+  let clauseStart = 0;
+  CLAUSE_BREAK.lastIndex = 0;
+  for (let m = CLAUSE_BREAK.exec(window); m !== null && m.index < cueOffset; m = CLAUSE_BREAK.exec(window)) clauseStart = m.index + m[0].length;
+  window = window.slice(clauseStart);
+  const negations = findAll(NEGATION, window, window).length - findAll(NOT_A_NEGATION, window, window).length;
+  return negations % 2 === 1;
+}
+
+/** The hits of a lexeme inside a sentence, as corpus offsets. */
+export function hitsIn(s: Sentence, lexeme: Lexeme): Hit[] {
+  return findAll(lexeme, s.text, s.lower).map((h) => ({ start: s.start + h.start, end: s.start + h.end }));
+}
