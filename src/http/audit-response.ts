@@ -29,7 +29,7 @@ const CheckedControl = Type.Object({
   location: Type.Optional(Location),
 });
 
-export const Totals = Type.Object({
+const Totals = Type.Object({
   errors: Type.Integer({ description: 'Findings of severity error.' }),
   warnings: Type.Integer({ description: 'Findings of severity warning, including inconclusive ones.' }),
   inconclusive: Type.Integer({ description: 'Warnings with status inconclusive: for human review.' }),
@@ -87,7 +87,7 @@ export const AuditResponse = Type.Object(
     findings: Type.Array(Finding, { description: 'Failed and inconclusive controls. With includeWarnings=false, errors only.' }),
     controls: Type.Array(CheckedControl, { description: 'Every control that was checked, with its outcome, passes included.' }),
   },
-  { examples: [EXAMPLE_AUDIT] },
+  { description: 'The audit as stored.', examples: [EXAMPLE_AUDIT] },
 );
 
 export const AuditSummaryBody = Type.Object(AuditFacts, { description: 'An audit without its findings and controls.' });

@@ -338,7 +338,8 @@ describe('GET /api/v1/audits', () => {
       ['a cursor with a millisecond time', () => `cursor=${b64({ createdAt: '2026-03-01T00:00:00.000Z', id: randomUUID() })}`, 'cursor'],
       ['a cursor with an id that is not a UUID', () => `cursor=${b64({ createdAt: '2026-03-01T00:00:00.000000Z', id: 'x' })}`, 'cursor'],
       ['a cursor with an extra field', () => `cursor=${b64({ createdAt: '2026-03-01T00:00:00.000000Z', id: randomUUID(), k: 1 })}`, 'cursor'],
-      ['a cursor with an impossible date', () => `cursor=${b64({ createdAt: '2026-02-30T99:00:00.000000Z', id: randomUUID() })}`, 'cursor'],
+      ['a cursor with an impossible date', () => `cursor=${b64({ createdAt: '2026-02-30T10:00:00.000000Z', id: randomUUID() })}`, 'cursor'],
+      ['a cursor with an impossible time', () => `cursor=${b64({ createdAt: '2026-02-28T25:00:00.000000Z', id: randomUUID() })}`, 'cursor'],
     ];
     for (const [name, query, field] of cases) {
       test(name, async () => {

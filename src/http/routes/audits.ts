@@ -12,7 +12,7 @@ import { BRANCHES } from '../../audit/control.ts';
 import type { Database } from '../../db/schema.ts';
 import { requireApiKey } from '../api-key-auth.ts';
 import { AuditResponse, AuditSummaryBody, toAuditResponse, toAuditSummary } from '../audit-response.ts';
-import { ErrorBody, FieldErrorsBody, fieldErrors } from '../errors.ts';
+import { FieldErrorsBody, fieldErrors } from '../errors.ts';
 
 const MAX_LIMIT = 100;
 
@@ -53,6 +53,7 @@ const AuditList = Type.Object(
     nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; null on the last page.' }),
   },
   {
+    description: 'One page of the key’s audits.',
     examples: [
       {
         items: [
@@ -70,15 +71,22 @@ const AuditList = Type.Object(
   },
 );
 
-const NotFoundBody = Type.Object({ error: Type.Literal('not found') }, { examples: [{ error: 'not found' }] });
-const InvalidKeyBody = Type.Object(ErrorBody.properties, { examples: [{ error: 'invalid api key' }] });
+const NotFoundBody = Type.Object(
+  { error: Type.Literal('not found') },
+  { description: 'Unknown id, an id that is not a UUID, or another key’s audit.', examples: [{ error: 'not found' }] },
+);
+const InvalidKeyBody = Type.Object(
+  { error: Type.Literal('invalid api key') },
+  { description: 'X-API-Key missing, unknown or revoked.', examples: [{ error: 'invalid api key' }] },
+);
 
 // The cursor is a list position, base64url-encoded JSON. It is opaque to clients but not a secret:
 // a hand-made one can only ever select the presenting key's own audits. Anything that does not
 // decode to exactly this shape is refused rather than guessed at.
 const CursorPosition = Type.Object(
   {
-    createdAt: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{6}Z$' }),
+    // The format rejects impossible dates (a February 30th), which the database would refuse.
+    createdAt: Type.String({ format: 'date-time', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{6}Z$' }),
     id: AuditId,
   },
   { additionalProperties: false },
@@ -95,7 +103,7 @@ function decodeCursor(cursor: string): ListPosition | undefined {
   } catch {
     return undefined;
   }
-  if (!Value.Check(CursorPosition, decoded) || Number.isNaN(Date.parse(decoded.createdAt))) return undefined;
+  if (!Value.Check(CursorPosition, decoded)) return undefined;
   // base64url decoding skips characters outside its alphabet; only a cursor we could have issued counts.
   return encodeCursor(decoded) === cursor ? decoded : undefined;
 }
