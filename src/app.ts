@@ -10,6 +10,7 @@ import type { Database } from './db/schema.ts';
 import { registerErrorHandlers } from './http/errors.ts';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit.ts';
 import { auditRoutes } from './http/routes/audit.ts';
+import { auditsRoutes } from './http/routes/audits.ts';
 import { createAddressPolicy } from './net/address-policy.ts';
 import type { SafeFetcher } from './net/safe-fetch.ts';
 
@@ -94,5 +95,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       addressPolicy: createAddressPolicy(config.allowPrivateNetworks),
     }),
   );
+  await app.register(auditsRoutes({ db }));
   return app;
 }

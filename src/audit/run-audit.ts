@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { SafeFetcher } from '../net/safe-fetch.ts';
-import { saveAudit, type AuditRequest, type StoredAudit } from './audit-store.ts';
+import { saveAudit, type AuditRequest, type AuditSnapshot } from './audit-store.ts';
 import { branchAnalyses } from './branches.ts';
 import { crawl, type CrawlLimits } from './crawl.ts';
 
@@ -14,7 +14,7 @@ export interface AuditDeps {
   crawlLimits: CrawlLimits;
 }
 
-export async function runAudit(deps: AuditDeps, request: AuditRequest): Promise<StoredAudit> {
+export async function runAudit(deps: AuditDeps, request: AuditRequest): Promise<AuditSnapshot> {
   const analysis = branchAnalyses[request.branch];
   if (!analysis.available) throw new Error(`branch ${request.branch} is not available`);
   const crawled = await crawl(deps.fetcher, request.url, deps.crawlLimits);

@@ -3,13 +3,17 @@
 import type { Kysely } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import * as initial from './migrations/0001_initial.ts';
+import * as auditReadback from './migrations/0003_audit_readback.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
+  '0003_audit_readback': auditReadback,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Unordered: migrations written in parallel branches land in either order, and a database that
+  // already ran a later-numbered one must still accept an earlier one that arrives afterwards.
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {

@@ -44,6 +44,13 @@ export interface AuditControlsTable {
   control: string;
   outcome: string;
   evidence: string;
+  /** NULL on rows written before migration 0003: re-derived from the control registry. */
+  framework: string | null;
+  requirement: string | null;
+  severity: string | null;
+  /** Location of the outcome, when it was an element. */
+  selector: string | null;
+  snippet: string | null;
 }
 
 export interface FindingsTable {

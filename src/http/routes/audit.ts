@@ -4,14 +4,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
-import { authenticateApiKey, type ApiKeyIdentity } from '../../auth/api-keys.ts';
 import { runAudit, type AuditDeps } from '../../audit/run-audit.ts';
 import { branchAnalyses } from '../../audit/branches.ts';
 import { BRANCHES, WCAG_STANDARDS } from '../../audit/control.ts';
-import type { StoredAudit } from '../../audit/audit-store.ts';
 import { checkTargetUrl, type AddressPolicy } from '../../net/address-policy.ts';
 import { OutboundError } from '../../net/safe-fetch.ts';
 import { PageTooComplexError } from '../../audit/page.ts';
+import { requireApiKey } from '../api-key-auth.ts';
+import { AuditResponse, toAuditResponse } from '../audit-response.ts';
 import { ErrorBody, FieldErrorsBody, fieldErrors } from '../errors.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 
@@ -34,68 +34,7 @@ const AuditRequestBody = Type.Object(
 );
 type AuditRequestBody = Static<typeof AuditRequestBody>;
 
-const Location = Type.Object({
-  selector: Type.String({ description: 'CSS selector of the element the evidence is about.' }),
-  snippet: Type.String({ description: 'The element’s markup, at most 200 characters.' }),
-});
-
-const Finding = Type.Object({
-  control: Type.String({ description: 'Control id, e.g. `ai-governance.ai-disclosure-notice`.' }),
-  status: Type.Enum(['fail', 'inconclusive'], {
-    description: '`fail`: the control’s signal is absent or wrong. `inconclusive`: static HTML cannot decide (always a warning).',
-  }),
-  severity: Type.Enum(['error', 'warning']),
-  evidence: Type.String({ description: 'What matched (quoted, ≤ 200 characters) or what was looked for and not found.' }),
-  location: Type.Optional(Location),
-});
-
-const CheckedControl = Type.Object({
-  control: Type.String(),
-  framework: Type.String({ description: 'Framework function (AI governance: Govern, Map, Measure, Manage).' }),
-  requirement: Type.String(),
-  outcome: Type.Enum(['pass', 'fail', 'inconclusive'], { description: '`pass` means a visible signal was found.' }),
-  severity: Type.Enum(['error', 'warning'], { description: 'Severity a failure of this control carries.' }),
-  evidence: Type.String({ description: 'For a pass, the visible signal that was found (quoted); otherwise what was missing.' }),
-  location: Type.Optional(Location),
-});
-
-const AuditResponse = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  url: Type.String({ description: 'The URL as requested (normalised by the WHATWG URL parser).' }),
-  finalUrl: Type.String({ description: 'The URL after redirects, whose HTML was analysed.' }),
-  branch: Type.Enum([...BRANCHES]),
-  standard: Type.Optional(Type.Enum([...WCAG_STANDARDS], { description: 'Present for `wcag` only.' })),
-  createdAt: Type.String({ format: 'date-time' }),
-  totals: Type.Object({
-    errors: Type.Integer({ description: 'Findings of severity error.' }),
-    warnings: Type.Integer({ description: 'Findings of severity warning, including inconclusive ones.' }),
-    inconclusive: Type.Integer({ description: 'Warnings with status inconclusive: for human review.' }),
-  }),
-  findings: Type.Array(Finding, { description: 'Failed and inconclusive controls. With includeWarnings=false, errors only.' }),
-  controls: Type.Array(CheckedControl, { description: 'Every control that was checked, with its outcome, passes included.' }),
-});
-
 const RateLimitedBody = Type.Object({ error: Type.Literal('rate limit exceeded'), retryAfterSeconds: Type.Integer() });
-
-export function toAuditResponse(audit: StoredAudit) {
-  return {
-    id: audit.id,
-    url: audit.url.href,
-    finalUrl: audit.crawled.finalUrl,
-    branch: audit.branch,
-    ...(audit.standard ? { standard: audit.standard } : {}),
-    createdAt: audit.createdAt.toISOString(),
-    totals: audit.result.totals,
-    findings: audit.result.findings,
-    controls: audit.result.controls,
-  };
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    apiKey?: ApiKeyIdentity;
-  }
-}
 
 export interface AuditRouteDeps extends AuditDeps {
   rateLimiter: RateLimiter;
@@ -106,13 +45,12 @@ export function auditRoutes(deps: AuditRouteDeps) {
   const { rateLimiter } = deps;
   const policyHeader = `${rateLimiter.policy.limit};w=${rateLimiter.policy.windowSeconds}`;
 
-  async function authenticateAndTakeSlot(request: FastifyRequest, reply: FastifyReply) {
+  async function announcePolicy(_request: FastifyRequest, reply: FastifyReply) {
     reply.header('RateLimit-Policy', policyHeader);
-    const header = request.headers['x-api-key'];
-    const apiKey = await authenticateApiKey(deps.db, typeof header === 'string' ? header : undefined);
-    if (!apiKey) return reply.code(401).send({ error: 'invalid api key' });
-    request.apiKey = apiKey;
-    const slot = await rateLimiter.take(apiKey.id);
+  }
+
+  async function takeSlot(request: FastifyRequest, reply: FastifyReply) {
+    const slot = await rateLimiter.take(request.apiKey!.id);
     reply.header('RateLimit-Limit', slot.limit);
     reply.header('RateLimit-Remaining', slot.remaining);
     reply.header('RateLimit-Reset', slot.resetSeconds);
@@ -126,7 +64,7 @@ export function auditRoutes(deps: AuditRouteDeps) {
     app.withTypeProvider<TypeBoxTypeProvider>().post(
       '/api/v1/audit',
       {
-        onRequest: authenticateAndTakeSlot,
+        onRequest: [announcePolicy, requireApiKey(deps.db), takeSlot],
         bodyLimit: 16 * 1024,
         schema: {
           summary: 'Audit one public HTTPS page',
