@@ -7,7 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { sql, type Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
-import { registerErrorHandlers } from './http/errors.ts';
+import { clientErrorHandler, handleError, registerErrorHandlers } from './http/errors.ts';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit.ts';
 import { auditRoutes } from './http/routes/audit.ts';
 import { createAddressPolicy } from './net/address-policy.ts';
@@ -46,6 +46,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: 64 * 1024,
+    // Every request is bounded in time: headers within headersTimeoutMs, the whole request (body
+    // included) within requestTimeoutMs, an idle keep-alive connection closed after keepAliveTimeoutMs.
+    // Fastify's default requestTimeout is 0: a stalled upload could hold a connection forever.
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: config.http.headersTimeoutMs,
+      // Node checks the two timeouts above on this interval (30 s by default), so without it a
+      // stalled request could outlive its bound by 30 s.
+      connectionsCheckingInterval: 1000,
+      // Node's own check answers with an empty 400; registerErrorHandlers answers in the spec's shape.
+      requireHostHeader: false,
+    },
+    // What never reaches a route still gets the spec's error shape.
+    clientErrorHandler,
+    frameworkErrors: handleError,
     ajv: {
       // Unknown fields are a 400, not silently dropped; types are never coerced.
       customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: true },
@@ -53,6 +69,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    // Answered before its body arrived (a 401 or 429 from onRequest, say): close the connection
+    // rather than keep reading an upload nobody will use, then time it out after the answer.
+    if (!request.raw.complete) reply.header('Connection', 'close');
   });
   registerErrorHandlers(app);
 
