@@ -70,7 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
     // Answered before its body arrived (a 401 or 429 from onRequest, say): close the connection
-    // rather than keep reading an upload nobody will use, then time it out after the answer.
+    // rather than keep reading, and later time out, an upload nobody will use.
     if (!request.raw.complete) reply.header('Connection', 'close');
   });
   registerErrorHandlers(app);
@@ -83,7 +83,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         version: '1.0.0',
         description:
           'Audits one public HTTPS page from its static HTML through one of three lenses (wcag, privacy, ai-governance). ' +
-          'A pass means a visible signal was found; what static HTML cannot prove is an inconclusive warning.',
+          'A pass means a visible signal was found; what static HTML cannot prove is an inconclusive warning. ' +
+          'Every error body is `{"errors":{field:message}}` for input problems (400) or `{"error":message}` otherwise, ' +
+          'including requests refused before routing (400 malformed request, 408 request timeout, 413, 417, 431). ' +
+          `Headers must arrive within ${config.http.headersTimeoutMs} ms and a whole request within ${config.http.requestTimeoutMs} ms.`,
       },
       components: {
         securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },

@@ -124,8 +124,8 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
   const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'malformed request'];
   // The code only: a parser error carries the raw request bytes, API key included.
   this.log.info({ code: error.code, statusCode: status }, 'request refused before routing');
-  // As Node does: never write after a response has started (a 401 sent before a stalled body,
-  // say), which would corrupt the stream; just close.
+  // As Node does: never write into a response that has started (that would corrupt the
+  // stream); just close.
   const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
   if (socket.writable && !inFlight?.headersSent) {
     const body = JSON.stringify({ error: message });
