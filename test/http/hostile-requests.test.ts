@@ -54,7 +54,7 @@ function parseResponse(raw: string): RawResponse | undefined {
   );
   const length = Number(headers['content-length']);
   const body = raw.slice(headEnd + 4, headEnd + 4 + length);
-  if (!(body.length === length)) return undefined;
+  if (body.length !== length) return undefined; // not all here yet, or no Content-Length
   return { status: Number(statusLine.split(' ')[1]), headers, body };
 }
 
@@ -94,8 +94,9 @@ function exchange(parts: string[], { gapMs = 0, untilClose = false } = {}): Prom
     const queue = [...parts];
     socket.write(queue.shift()!);
     const drip = setInterval(() => {
-      if (queue.length > 0 && socket.writable) socket.write(queue.shift()!);
-    }, gapMs || 1);
+      if (queue.length === 0) clearInterval(drip);
+      else if (socket.writable) socket.write(queue.shift()!);
+    }, gapMs);
   });
 }
 
