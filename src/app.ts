@@ -7,7 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { sql, type Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
-import { registerErrorHandlers } from './http/errors.ts';
+import { clientErrorHandler, handleError, registerErrorHandlers } from './http/errors.ts';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit.ts';
 import { auditRoutes } from './http/routes/audit.ts';
 import { auditsRoutes } from './http/routes/audits.ts';
@@ -47,6 +47,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: 64 * 1024,
+    // Every request is bounded in time: headers within headersTimeoutMs, the whole request (body
+    // included) within requestTimeoutMs, an idle keep-alive connection closed after keepAliveTimeoutMs.
+    // Fastify's default requestTimeout is 0: a stalled upload could hold a connection forever.
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: config.http.headersTimeoutMs,
+      // Node checks the two timeouts above on this interval (30 s by default), so without it a
+      // stalled request could outlive its bound by 30 s.
+      connectionsCheckingInterval: 1000,
+      // Node's own check answers with an empty 400; registerErrorHandlers answers in the spec's shape.
+      requireHostHeader: false,
+    },
+    // What never reaches a route still gets the spec's error shape.
+    clientErrorHandler,
+    frameworkErrors: handleError,
     ajv: {
       // Unknown fields are a 400, not silently dropped; types are never coerced.
       customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: true },
@@ -54,6 +70,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    // Answered before its body arrived (a 401 or 429 from onRequest, say): close the connection
+    // rather than keep reading, and later time out, an upload nobody will use.
+    if (!request.raw.complete) reply.header('Connection', 'close');
   });
   registerErrorHandlers(app);
 
@@ -65,7 +84,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         version: '1.0.0',
         description:
           'Audits one public HTTPS page from its static HTML through one of three lenses (wcag, privacy, ai-governance). ' +
-          'A pass means a visible signal was found; what static HTML cannot prove is an inconclusive warning.',
+          'A pass means a visible signal was found; what static HTML cannot prove is an inconclusive warning. ' +
+          'Every error body is `{"errors":{field:message}}` for input problems (400) or `{"error":message}` otherwise, ' +
+          'including requests refused before routing (400 malformed request, 408 request timeout, 413, 417, 431). ' +
+          `Headers must arrive within ${config.http.headersTimeoutMs} ms and a whole request within ${config.http.requestTimeoutMs} ms.`,
       },
       components: {
         securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },

@@ -15,6 +15,8 @@ export interface Config {
   crawl: { timeoutMs: number; maxBytes: number; maxRedirects: number };
   allowPrivateNetworks: Cidr[];
   staticResolve: Map<string, string[]>;
+  /** Bounds on how long a client may take to send a request, and to keep an idle connection. */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   logLevel: string;
 }
 
@@ -53,6 +55,17 @@ export function loadConfig(env: Env = process.env): Config {
   if (seed !== undefined && seed !== '' && seed.length < 16) {
     throw new ConfigError('AUDIT_SEED_API_KEY must be at least 16 characters long');
   }
+  const http = {
+    headersTimeoutMs: integer(env, 'AUDIT_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    requestTimeoutMs: integer(env, 'AUDIT_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    keepAliveTimeoutMs: integer(env, 'AUDIT_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 600_000),
+  };
+  // Node refuses a headers timeout longer than the whole-request one; say so in our own words.
+  if (http.headersTimeoutMs > http.requestTimeoutMs) {
+    throw new ConfigError(
+      `AUDIT_HEADERS_TIMEOUT_MS (${http.headersTimeoutMs}) must not exceed AUDIT_REQUEST_TIMEOUT_MS (${http.requestTimeoutMs})`,
+    );
+  }
   return {
     host: env.HOST?.trim() || '127.0.0.1',
     port: integer(env, 'PORT', 3000, 0, 65535),
@@ -70,6 +83,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     allowPrivateNetworks: parsed(env, 'AUDIT_ALLOW_PRIVATE_NETWORKS', parseCidrList, []),
     staticResolve: parsed(env, 'AUDIT_RESOLVE', parseStaticResolve, new Map()),
+    http,
     logLevel,
   };
 }

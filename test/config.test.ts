@@ -50,3 +50,18 @@ for (const [name, env, message] of bad) {
     assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && message.test(error.message));
   });
 }
+
+test('request bounds: defaults, values, and a headers timeout longer than the request timeout refused', () => {
+  assert.deepEqual(loadConfig({}).http, { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000 });
+  const set = loadConfig({ AUDIT_HEADERS_TIMEOUT_MS: '500', AUDIT_REQUEST_TIMEOUT_MS: '2000', AUDIT_KEEP_ALIVE_TIMEOUT_MS: '1000' });
+  assert.deepEqual(set.http, { headersTimeoutMs: 500, requestTimeoutMs: 2000, keepAliveTimeoutMs: 1000 });
+  const refused: [Record<string, string>, RegExp][] = [
+    [{ AUDIT_REQUEST_TIMEOUT_MS: '0' }, /^AUDIT_REQUEST_TIMEOUT_MS/],
+    [{ AUDIT_HEADERS_TIMEOUT_MS: '1.5' }, /^AUDIT_HEADERS_TIMEOUT_MS/],
+    [{ AUDIT_KEEP_ALIVE_TIMEOUT_MS: 'long' }, /^AUDIT_KEEP_ALIVE_TIMEOUT_MS/],
+    [{ AUDIT_HEADERS_TIMEOUT_MS: '20000', AUDIT_REQUEST_TIMEOUT_MS: '10000' }, /^AUDIT_HEADERS_TIMEOUT_MS .* must not exceed AUDIT_REQUEST_TIMEOUT_MS/],
+  ];
+  for (const [env, message] of refused) {
+    assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && message.test(error.message));
+  }
+});

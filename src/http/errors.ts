@@ -1,5 +1,7 @@
 // Every error a client can act on has the spec's stable shape; nothing internal leaks into a body.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 
 export const FieldErrorsBody = Type.Object(
@@ -51,23 +53,86 @@ const BODY_ERRORS: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'is not valid JSON',
 };
 
+// Fastify's router refuses these URLs before any route matches (the `frameworkErrors` option).
+const URL_ERRORS: Record<string, [status: number, error: string]> = {
+  FST_ERR_BAD_URL: [400, 'malformed url'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'url too long'],
+};
+
+/** The app's error handler, also Fastify's `frameworkErrors` option. */
+export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.validation) {
+    return reply.code(400).send(fieldErrors(validationErrorsToFields(error.validation as AjvError[])));
+  }
+  const bodyMessage = error.code ? BODY_ERRORS[error.code] : undefined;
+  if (bodyMessage) return reply.code(400).send(fieldErrors({ body: bodyMessage }));
+  // JSON.parse failures surface as a SyntaxError with status 400 from the content parser.
+  if (error instanceof SyntaxError || (error.statusCode === 400 && error.code === undefined)) {
+    return reply.code(400).send(fieldErrors({ body: 'is not valid JSON' }));
+  }
+  const urlError = error.code ? URL_ERRORS[error.code] : undefined;
+  if (urlError) {
+    request.log.info({ code: error.code }, 'client error');
+    return reply.code(urlError[0]).send({ error: urlError[1] });
+  }
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    // Info, not error: the fault is the client's. This includes a client that closed the
+    // connection mid-upload, or was closed by the request timeout (ECONNRESET "aborted").
+    request.log.info({ code: error.code }, 'client error');
+    // Routes document their 400 as `errors`; any other shape would fail the response serializer.
+    if (error.statusCode === 400) {
+      return reply.code(400).send(fieldErrors({ body: error.code === 'ECONNRESET' ? 'was not received in full' : error.message }));
+    }
+    return reply.code(error.statusCode).send({ error: error.message });
+  }
+  request.log.error({ err: error }, 'unexpected error');
+  return reply.code(500).send({ error: 'internal server error' });
+}
+
 export function registerErrorHandlers(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error.validation) {
-      return reply.code(400).send(fieldErrors(validationErrorsToFields(error.validation as AjvError[])));
-    }
-    const bodyMessage = error.code ? BODY_ERRORS[error.code] : undefined;
-    if (bodyMessage) return reply.code(400).send(fieldErrors({ body: bodyMessage }));
-    // JSON.parse failures surface as a SyntaxError with status 400 from the content parser.
-    if (error instanceof SyntaxError || (error.statusCode === 400 && error.code === undefined)) {
-      return reply.code(400).send(fieldErrors({ body: 'is not valid JSON' }));
-    }
-    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-      request.log.info({ code: error.code }, 'client error');
-      return reply.code(error.statusCode).send({ error: error.message });
-    }
-    request.log.error({ err: error }, 'unexpected error');
-    return reply.code(500).send({ error: 'internal server error' });
-  });
+  app.setErrorHandler(handleError);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not found' }));
+  // HTTP/1.1 requires a Host header (RFC 9112, 3.2). Node's own check answers with an empty body,
+  // so app.ts turns it off and it is done here instead, in the shape routes document for a 400.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      return reply.code(400).send(fieldErrors({ host: 'header is required' }));
+    }
+  });
+  // Node answers an Expect other than 100-continue with an empty 417 unless someone listens.
+  app.server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
+    const body = JSON.stringify({ error: 'expectation not supported' });
+    response.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    response.end(body);
+  });
+}
+
+// What Node's HTTP server refuses before Fastify sees a request: an unparseable request line or
+// header (NUL, obs-fold, conflicting Content-Length/Transfer-Encoding, unknown method), headers
+// too large, and the header and whole-request timeouts.
+const CLIENT_ERRORS: Record<string, [status: number, error: string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request timeout'],
+  HPE_HEADER_OVERFLOW: [431, 'request header fields too large'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'chunk extensions too large'],
+  HPE_INVALID_METHOD: [400, 'unsupported method'],
+};
+
+/** Fastify's `clientErrorHandler`: answers on the raw socket in the spec's shape, then closes it. */
+export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Duplex): void {
+  // A reset connection is already gone: nobody to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'malformed request'];
+  // The code only: a parser error carries the raw request bytes, API key included.
+  this.log.info({ code: error.code, statusCode: status }, 'request refused before routing');
+  // As Node does: never write into a response that has started (that would corrupt the
+  // stream); just close.
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    const body = JSON.stringify({ error: message });
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
