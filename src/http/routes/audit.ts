@@ -45,7 +45,9 @@ const Finding = Type.Object({
     description: '`fail`: the control’s signal is absent or wrong. `inconclusive`: static HTML cannot decide (always a warning).',
   }),
   severity: Type.Enum(['error', 'warning']),
-  evidence: Type.String({ description: 'What matched (quoted, ≤ 200 characters) or what was looked for and not found.' }),
+  evidence: Type.String({
+    description: 'What matched (quoted, ≤ 200 characters) or what was looked for and not found. Never network detail (addresses, ranges, socket or TLS errors).',
+  }),
   location: Type.Optional(Location),
 });
 
@@ -133,7 +135,10 @@ export function auditRoutes(deps: AuditRouteDeps) {
           description:
             'Crawls the page’s static HTML (no JavaScript), evaluates the branch’s controls and persists the audit. ' +
             'Every authenticated request takes a rate-limit slot before validation, so 400, 422 and 502 answers count too. ' +
-            'Every answer after authentication carries RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and RateLimit-Policy.',
+            'Every answer after authentication carries RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and RateLimit-Policy. ' +
+            'The privacy branch follows the selected policy link (an http:// link as https://): an HTTP error, an empty page, a redirect to an address ' +
+            'the service does not fetch or a host that does not exist fails privacy.privacy-policy-reachable; a timeout, connection or TLS failure is inconclusive. ' +
+            'No response carries what the network said (addresses, ranges, socket or TLS errors); the operator log does.',
           security: [{ apiKey: [] }],
           body: AuditRequestBody,
           response: {
@@ -158,13 +163,17 @@ export function auditRoutes(deps: AuditRouteDeps) {
         if (!target.ok || Object.keys(errors).length > 0) return reply.code(400).send(fieldErrors(errors));
 
         try {
-          const audit = await runAudit(deps, {
-            apiKeyId: request.apiKey!.id,
-            url: target.url,
-            branch,
-            standard: branch === 'wcag' ? (body.standard ?? 'WCAG21AA') : undefined,
-            includeWarnings: body.includeWarnings ?? true,
-          });
+          const audit = await runAudit(
+            deps,
+            {
+              apiKeyId: request.apiKey!.id,
+              url: target.url,
+              branch,
+              standard: branch === 'wcag' ? (body.standard ?? 'WCAG21AA') : undefined,
+              includeWarnings: body.includeWarnings ?? true,
+            },
+            request.log,
+          );
           return reply.code(201).send(toAuditResponse(audit));
         } catch (error) {
           if (error instanceof OutboundError || error instanceof PageTooComplexError) {
