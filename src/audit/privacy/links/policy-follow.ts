@@ -17,9 +17,9 @@
 // Outbound failures never throw: they come back as `unreachable` with a FollowFailure kind, which
 // says what a visitor would see and nothing of the network. What the fetcher saw (addresses,
 // ranges, error codes, TLS text) goes to the operator's log only.
+import type { BaseLogger } from 'pino';
 import { chooseEncoding, CRAWL_USER_AGENT, decode, looksLikeHtml, parseContentType } from '../../crawl.ts';
 import { buildPage, normalizeText, PageTooComplexError } from '../../page.ts';
-import type { BaseLogger } from 'pino';
 import { OutboundError, type OutboundReason, type SafeFetcher } from '../../../net/safe-fetch.ts';
 import type { FollowFailure, PolicyFollow, PolicyLinkChoice } from '../context.ts';
 

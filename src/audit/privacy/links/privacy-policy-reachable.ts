@@ -18,9 +18,15 @@ import { outcome, shortUrl } from './evidence.ts';
 import { selectPolicyLink } from './policy-link.ts';
 import { describePolicyLink } from './privacy-policy-link.ts';
 
-const redirected = (link: PolicyLinkChoice, finalUrl: string): string => (finalUrl === link.href ? '' : ` (redirected to ${shortUrl(finalUrl, 60)})`);
 /** A plain-http link is judged by its https form's answer; the evidence says so. */
 const overHttps = (follow: { plainHttpLink?: true }): string => (follow.plainHttpLink ? ' over https' : '');
+
+/** ` (redirected to …)` when the answer came from elsewhere than the URL requested (an http link's https form). */
+function redirected(link: PolicyLinkChoice, follow: { finalUrl: string; plainHttpLink?: true }): string {
+  const requested = URL.parse(link.href);
+  if (requested && follow.plainHttpLink) requested.protocol = 'https:';
+  return follow.finalUrl === (requested?.href ?? link.href) ? '' : ` (redirected to ${shortUrl(follow.finalUrl, 60)})`;
+}
 
 const COULD_NOT_FETCH = 'could not be fetched; a timeout or connection failure can be passing trouble';
 
@@ -47,21 +53,21 @@ export const outcomes = {
   reachable: (page: Page, link: PolicyLinkChoice, follow: Extract<PolicyFollow, { outcome: 'reachable' }>): Outcome =>
     outcome(
       'pass',
-      `Privacy policy ${describePolicyLink(link, 40, 70)} answered ${follow.status}${overHttps(follow)} with ${follow.textLength} characters of content${redirected(link, follow.finalUrl)}`,
+      `Privacy policy ${describePolicyLink(link, 40, 70)} answered ${follow.status}${overHttps(follow)} with ${follow.textLength} characters of content${redirected(link, follow)}`,
       locate(page, link.element),
     ),
   /** 2xx without text. */
   empty: (page: Page, link: PolicyLinkChoice, follow: Extract<PolicyFollow, { outcome: 'empty' }>): Outcome =>
     outcome(
       'fail',
-      `Privacy policy ${describePolicyLink(link, 40, 70)} answered ${follow.status}${overHttps(follow)} with an empty page${redirected(link, follow.finalUrl)}`,
+      `Privacy policy ${describePolicyLink(link, 40, 70)} answered ${follow.status}${overHttps(follow)} with an empty page${redirected(link, follow)}`,
       locate(page, link.element),
     ),
   /** 2xx whose HTML is a script-rendered shell: its text would come from script, which is not run. */
   emptyShell: (page: Page, link: PolicyLinkChoice, follow: Extract<PolicyFollow, { outcome: 'empty' }>): Outcome =>
     outcome(
       'inconclusive',
-      `Privacy policy ${describePolicyLink(link, 40, 70)} answered ${follow.status}${overHttps(follow)} with a script-rendered shell: its text is not in the static HTML${redirected(link, follow.finalUrl)}`,
+      `Privacy policy ${describePolicyLink(link, 40, 70)} answered ${follow.status}${overHttps(follow)} with a script-rendered shell: its text is not in the static HTML${redirected(link, follow)}`,
       locate(page, link.element),
     ),
   /** The link points back at this page: the policy, if any, is shown by script. */
