@@ -26,7 +26,11 @@ const redirect = (location: () => string) => (_req: unknown, res: ServerResponse
 
 let database: TestDatabase;
 let service: TestService;
-/** A port nothing listens on (a listener opened and closed again). */
+/**
+ * A port nothing listens on: a listener opened and closed again on 127.0.0.3 (reached as
+ * closed.test), where no other test listens, so a concurrent suite reusing the port number on
+ * 127.0.0.1 cannot open it again.
+ */
 let closedPort: number;
 /** Accepts TCP connections and drops them at once: a reset during the handshake. */
 let resetter: ConnectionCounter;
@@ -36,7 +40,7 @@ let selfSigned: Fixture;
 const origin = () => service.fixture.url('site.test', '').replace(/\/$/, '');
 
 before(async () => {
-  const probe = await startConnectionCounter();
+  const probe = await startConnectionCounter('127.0.0.3');
   closedPort = probe.port;
   await probe.close();
   resetter = await startConnectionCounter();
@@ -57,6 +61,7 @@ before(async () => {
         'other.test=127.0.0.1',
         'wrongname.test=127.0.0.1',
         'self.test=127.0.0.1',
+        'closed.test=127.0.0.3',
         'intranet.test=10.20.30.40',
         'router.test=192.168.1.1',
         'ula.test=fd00::1',
@@ -163,7 +168,7 @@ const cases: readonly Case[] = [
   { name: 'a private name (10.x, not allow-listed)', href: () => 'https://intranet.test/privacy', outcome: 'fail', evidence: /points to an address the service does not fetch/, logged: /10\.20\.30\.40/ },
   { name: 'a private name (192.168.x)', href: () => 'https://router.test/privacy', outcome: 'fail', evidence: /points to an address the service does not fetch/, logged: /192\.168\.1\.1/ },
   { name: 'a private name (unique-local IPv6)', href: () => 'https://ula.test/privacy', outcome: 'fail', evidence: /points to an address the service does not fetch/, logged: /fd00::1/ },
-  { name: 'a refused port on allow-listed loopback', href: () => `https://site.test:${closedPort}/privacy`, outcome: 'inconclusive', evidence: COULD_NOT_FETCH, logged: /ECONNREFUSED/ },
+  { name: 'a refused port on allow-listed loopback', href: () => `https://closed.test:${closedPort}/privacy`, outcome: 'inconclusive', evidence: COULD_NOT_FETCH, logged: /ECONNREFUSED/ },
   { name: 'a connection reset during the handshake', href: () => `https://site.test:${resetter.port}/privacy`, outcome: 'inconclusive', evidence: COULD_NOT_FETCH, logged: /ECONNRESET|UND_ERR_SOCKET/ },
   { name: 'a connection reset after the request', href: () => `${origin()}/reset`, outcome: 'inconclusive', evidence: COULD_NOT_FETCH, logged: /ECONNRESET|UND_ERR_SOCKET/ },
   { name: 'a self-signed certificate', href: () => `https://self.test:${selfSigned.port}/privacy`, outcome: 'inconclusive', evidence: COULD_NOT_FETCH, logged: /SELF_SIGNED|self-signed/i },
@@ -180,7 +185,7 @@ const cases: readonly Case[] = [
   { name: 'a script shell', href: () => `${origin()}/shell`, outcome: 'inconclusive', evidence: /script-rendered shell/ },
   { name: 'an http:// link whose https form answers', href: () => `http://site.test:${service.fixture.port}/privacy`, outcome: 'pass', evidence: /answered 200 over https with \d+ characters of content$/ },
   { name: 'an http:// link whose https form answers 404', href: () => `http://site.test:${service.fixture.port}/missing`, outcome: 'fail', evidence: /answered 404 over https/, logged: /^http-status: .*answered 404/ },
-  { name: 'an http:// link whose https form cannot be reached', href: () => `http://site.test:${closedPort}/privacy`, outcome: 'inconclusive', evidence: /is a plain-HTTP link, which the service does not fetch, and its https form could not be fetched/, logged: /ECONNREFUSED/ },
+  { name: 'an http:// link whose https form cannot be reached', href: () => `http://closed.test:${closedPort}/privacy`, outcome: 'inconclusive', evidence: /is a plain-HTTP link, which the service does not fetch, and its https form could not be fetched/, logged: /ECONNREFUSED/ },
   { name: 'an http:// link to a host that does not exist', href: () => 'http://nowhere.test/privacy', outcome: 'fail', evidence: /host name that does not exist/, logged: /ENOTFOUND/ },
 ];
 
@@ -216,7 +221,7 @@ describe('hostile policy links: visitor-level outcomes, no network detail in res
 describe('the crawl itself against the same targets: the opaque 422', () => {
   const targets: [string, () => string][] = [
     ['a private name', () => 'https://intranet.test/'],
-    ['a refused port', () => `https://site.test:${closedPort}/`],
+    ['a refused port', () => `https://closed.test:${closedPort}/`],
     ['a reset connection', () => `https://site.test:${resetter.port}/`],
     ['a self-signed certificate', () => `https://self.test:${selfSigned.port}/privacy`],
     ['a redirect to the metadata address', () => `${origin()}/to-metadata`],

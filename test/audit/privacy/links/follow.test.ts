@@ -71,11 +71,18 @@ before(async () => {
   fx = await startHttpsFixture(routes, pki);
   fetcher = createSafeFetcher({
     policy: createAddressPolicy(parseCidrList('127.0.0.0/8')),
-    staticResolve: parseStaticResolve('site.test=127.0.0.1'),
+    staticResolve: parseStaticResolve('site.test=127.0.0.1,closed.test=127.0.0.3'),
     ca: [pki.caPem],
     resolver: async (host) => assert.fail(`unexpected DNS lookup for ${host}`),
   });
 });
+
+/** A port nothing listens on, reached as closed.test: on 127.0.0.3, where no test listens, so no concurrent suite can reopen it. */
+async function closedPort(): Promise<number> {
+  const counter = await startConnectionCounter('127.0.0.3');
+  await counter.close();
+  return counter.port;
+}
 
 after(async () => {
   await fetcher.close();
@@ -201,11 +208,9 @@ describe('followPolicyLink: unreachable (never throws)', () => {
   });
 
   test('a closed port is a connection failure, logged with its error code', async () => {
-    const counter = await startConnectionCounter();
-    const port = counter.port;
-    await counter.close();
+    const port = await closedPort();
     const lines = logged.length;
-    assertUnreachable(await followPolicyLink(counted, { href: `https://site.test:${port}/privacy-policy` }, LIMITS, { log }), 'connection-failed');
+    assertUnreachable(await followPolicyLink(counted, { href: `https://closed.test:${port}/privacy-policy` }, LIMITS, { log }), 'connection-failed');
     assert.match(String(logged[lines]?.detail), /ECONNREFUSED/);
   });
 
@@ -220,10 +225,8 @@ describe('followPolicyLink: unreachable (never throws)', () => {
   });
 
   test('an http:// policy link whose https form cannot be connected to: connection-failed, marked plain http', async () => {
-    const counter = await startConnectionCounter();
-    const port = counter.port;
-    await counter.close();
-    const result = await followPolicyLink(counted, { href: `http://site.test:${port}/privacy` }, LIMITS, { log });
+    const port = await closedPort();
+    const result = await followPolicyLink(counted, { href: `http://closed.test:${port}/privacy` }, LIMITS, { log });
     assert.deepEqual(result, { outcome: 'unreachable', failure: 'connection-failed', plainHttpLink: true });
   });
 
