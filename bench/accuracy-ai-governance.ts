@@ -116,7 +116,7 @@ export async function runAiAccuracy(set: string, filters: readonly string[]): Pr
       let actual: Actual;
       try {
         const crawled = await crawl(fetcher, new URL(fixture.url(HOST, `/${label.page}`)), LIMITS);
-        const result = await branch.analyse({ crawled, includeWarnings: true, fetcher, limits: LIMITS });
+        const result = await branch.analyse({ crawled, includeWarnings: true, fetcher, limits: LIMITS, log: { info: () => {} } });
         actual = Object.fromEntries(result.controls.map((c) => [c.control, { outcome: c.outcome, evidence: c.evidence }])) as Actual;
       } catch (err) {
         errors.push({ page: label.page, error: String(err) });

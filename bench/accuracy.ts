@@ -231,7 +231,7 @@ async function runPage(label: Label, analyse: Analyse, fetcher: SafeFetcher, pki
     const url = new URL(fixture.url(HOST, label.redirectFrom ? HOP_PATH : PAGE_PATH));
     const crawled = await crawl(fetcher, url, LIMITS);
     crawlRequests = fixture.requests.length;
-    const result = await withDeadline(analyse({ crawled, includeWarnings: true, fetcher, limits: { ...LIMITS } }), PAGE_DEADLINE_MS, 'analysis');
+    const result = await withDeadline(analyse({ crawled, includeWarnings: true, fetcher, limits: { ...LIMITS }, log: { info: () => {} } }), PAGE_DEADLINE_MS, 'analysis');
     const actual: Partial<Record<ControlId, { outcome: OutcomeStatus; evidence: string }>> = {};
     const missing: string[] = [];
     for (const id of PRIVACY_CONTROL_IDS) {

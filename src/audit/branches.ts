@@ -6,7 +6,7 @@ import type { Branch } from './control.ts';
 import type { CrawledPage, CrawlLimits } from './crawl.ts';
 import { evaluateControls, type AuditResult } from './findings.ts';
 import { buildPage } from './page.ts';
-import { buildPrivacyPage, privacyControls } from './privacy/index.ts';
+import { buildPrivacyPage, privacyControls, type OperatorLog } from './privacy/index.ts';
 
 export interface AnalysisInput {
   crawled: CrawledPage;
@@ -14,6 +14,8 @@ export interface AnalysisInput {
   /** For the one extra request a branch may make (the privacy-policy follow). */
   fetcher: SafeFetcher;
   limits: CrawlLimits;
+  /** The request's logger: network detail of that request goes here, never into findings. */
+  log: OperatorLog;
 }
 
 export type BranchAnalysis =
@@ -28,8 +30,8 @@ export const branchAnalyses: Record<Branch, BranchAnalysis> = {
   },
   privacy: {
     available: true,
-    analyse: async ({ crawled, includeWarnings, fetcher, limits }) =>
-      evaluateControls(privacyControls, await buildPrivacyPage(crawled, fetcher, limits), includeWarnings),
+    analyse: async ({ crawled, includeWarnings, fetcher, limits, log }) =>
+      evaluateControls(privacyControls, await buildPrivacyPage(crawled, fetcher, limits, log), includeWarnings),
   },
   wcag: { available: false },
 };

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { SafeFetcher } from '../net/safe-fetch.ts';
 import { saveAudit, type AuditRequest, type AuditSnapshot } from './audit-store.ts';
-import { branchAnalyses } from './branches.ts';
+import { branchAnalyses, type AnalysisInput } from './branches.ts';
 import { crawl, type CrawlLimits } from './crawl.ts';
 
 export interface AuditDeps {
@@ -14,7 +14,8 @@ export interface AuditDeps {
   crawlLimits: CrawlLimits;
 }
 
-export async function runAudit(deps: AuditDeps, request: AuditRequest): Promise<AuditSnapshot> {
+/** `log` is the request's logger, for what the analysis saw of the network (never in a finding). */
+export async function runAudit(deps: AuditDeps, request: AuditRequest, log: AnalysisInput['log']): Promise<AuditSnapshot> {
   const analysis = branchAnalyses[request.branch];
   if (!analysis.available) throw new Error(`branch ${request.branch} is not available`);
   const crawled = await crawl(deps.fetcher, request.url, deps.crawlLimits);
@@ -23,6 +24,7 @@ export async function runAudit(deps: AuditDeps, request: AuditRequest): Promise<
     includeWarnings: request.includeWarnings,
     fetcher: deps.fetcher,
     limits: deps.crawlLimits,
+    log,
   });
   return saveAudit(deps.db, { ...request, crawled, result });
 }

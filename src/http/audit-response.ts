@@ -15,7 +15,9 @@ const Finding = Type.Object({
     description: '`fail`: the control’s signal is absent or wrong. `inconclusive`: static HTML cannot decide (always a warning).',
   }),
   severity: Type.Enum(['error', 'warning']),
-  evidence: Type.String({ description: 'What matched (quoted, ≤ 200 characters) or what was looked for and not found.' }),
+  evidence: Type.String({
+    description: 'What matched (quoted, ≤ 200 characters) or what was looked for and not found. Never network detail (addresses, ranges, socket or TLS errors).',
+  }),
   location: Type.Optional(Location),
 });
 

@@ -18,7 +18,8 @@ import type { AddressPolicy } from './address-policy.ts';
 export type OutboundReason =
   | 'bad-url' // not https, userinfo, too long, invalid redirect Location
   | 'blocked-address' // host name or (resolved) address refused by policy
-  | 'dns' // name did not resolve
+  | 'no-such-host' // the name does not exist or has no A/AAAA records
+  | 'dns' // resolution failed otherwise (temporary failure, server error)
   | 'connect' // refused / unreachable
   | 'tls' // handshake or certificate failure
   | 'timeout' // connect, headers or total deadline exceeded
@@ -36,11 +37,15 @@ export type OutboundReason =
 /**
  * The single error type of outbound work. `message` and `detail` name the origin and the cause but
  * never request headers or bodies (webhook secrets) nor paths and queries (which may carry tokens).
+ * They do carry network detail (resolved addresses, ranges, socket and TLS error codes): for the
+ * operator's log only, never for a response, finding or event.
  */
 export class OutboundError extends Error {
   readonly reason: OutboundReason;
   readonly detail: string;
   readonly status: number | undefined;
+  /** Redirects followed before this failure (0: the requested URL itself failed); set by `request`. */
+  redirects = 0;
 
   constructor(reason: OutboundReason, detail: string, options?: { status?: number; cause?: unknown }) {
     super(`${reason}: ${detail}`, options?.cause === undefined ? undefined : { cause: options.cause });
@@ -210,10 +215,12 @@ export function createSafeFetcher(cfg: SafeFetcherConfig): SafeFetcher {
         answers = await abortable(resolver(hostname), signal);
       } catch (err) {
         if (err instanceof OutboundError || signal.aborted) throw err;
-        throw new OutboundError('dns', `${key} did not resolve (${errorCode(err) ?? 'error'})`, { cause: err });
+        const code = errorCode(err);
+        const reason = code !== undefined && NO_SUCH_HOST_CODES.has(code) ? 'no-such-host' : 'dns';
+        throw new OutboundError(reason, `${key} did not resolve (${code ?? 'error'})`, { cause: err });
       }
     }
-    if (answers.length === 0) throw new OutboundError('dns', `${key} has no A or AAAA records`);
+    if (answers.length === 0) throw new OutboundError('no-such-host', `${key} has no A or AAAA records`);
     const out: PinnedAddress[] = [];
     // All or nothing: one private answer means the name is hostile or misconfigured either way.
     for (const ip of answers) {
@@ -313,10 +320,16 @@ export function createSafeFetcher(cfg: SafeFetcherConfig): SafeFetcher {
         }
       }
     } catch (err) {
-      if (err instanceof OutboundError) throw err;
-      if (deadline.signal.aborted) throw deadline.signal.reason as OutboundError;
-      if (req.signal?.aborted) throw new OutboundError('aborted', `request to ${current.origin} was cancelled`, { cause: err });
-      throw classify(err, current.origin);
+      const failure =
+        err instanceof OutboundError
+          ? err
+          : deadline.signal.aborted
+            ? (deadline.signal.reason as OutboundError)
+            : req.signal?.aborted
+              ? new OutboundError('aborted', `request to ${current.origin} was cancelled`, { cause: err })
+              : classify(err, current.origin);
+      failure.redirects = hops.length;
+      throw failure;
     } finally {
       clearTimeout(timer);
     }
@@ -493,6 +506,9 @@ function errorCode(err: unknown): string | undefined {
   return undefined;
 }
 
+/** getaddrinfo's answers for a name that does not exist or has no address; anything else may pass. */
+const NO_SUCH_HOST_CODES = new Set(['ENOTFOUND', 'ENODATA']);
+
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_)|CERT|SIGNATURE|ISSUER|SELF_SIGNED|HOSTNAME_MISMATCH/;
 
 /** Maps transport errors to a reason. Details carry error codes and the origin only. */
@@ -520,10 +536,10 @@ function classify(err: unknown, origin: string): OutboundError {
     case 'ETIMEDOUT':
     case 'ENOTPINNED':
       return say('connect', 'could not connect');
-    case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return say('dns', 'name did not resolve');
   }
+  if (code && NO_SUCH_HOST_CODES.has(code)) return say('no-such-host', 'name does not exist');
   if (code && TLS_CODE.test(code)) return say('tls', 'TLS handshake failed');
   if (typeof inner === 'object' && inner !== null && 'library' in inner) return say('tls', 'TLS handshake failed');
   return say('network', 'connection failed');

@@ -314,18 +314,26 @@ describe('safe fetch: failures', () => {
     await rejectsWith(p, 'aborted');
   });
 
-  test('DNS failure → dns', async () => {
-    const f = fetcher({
-      resolve: '',
-      resolver: async () => {
-        throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
-      },
+  for (const [code, reason] of [
+    ['ENOTFOUND', 'no-such-host'],
+    ['ENODATA', 'no-such-host'],
+    ['EAI_AGAIN', 'dns'],
+    ['ESERVFAIL', 'dns'],
+  ] as const) {
+    test(`DNS failure ${code} → ${reason}`, async () => {
+      const f = fetcher({
+        resolve: '',
+        resolver: async () => {
+          throw Object.assign(new Error(`getaddrinfo ${code}`), { code });
+        },
+      });
+      await rejectsWith(f.request(new URL('https://nowhere.test/'), base), reason);
     });
-    await rejectsWith(f.request(new URL('https://nowhere.test/'), base), 'dns');
-  });
+  }
 
-  test('empty DNS answer → dns', async () => {
-    await rejectsWith(fetcher({ resolve: '', resolver: async () => [] }).request(new URL('https://empty.test/'), base), 'dns');
+  test('empty DNS answer → no-such-host', async () => {
+    const err = await rejectsWith(fetcher({ resolve: '', resolver: async () => [] }).request(new URL('https://empty.test/'), base), 'no-such-host');
+    assert.equal(err.redirects, 0);
   });
 
   test('closed port → connect', async () => {
@@ -376,7 +384,8 @@ describe('safe fetch: redirects are re-validated in full', () => {
       const plainBefore = plain.requests.length;
       const plainConnections = plain.connections;
       const location = encodeURIComponent(target());
-      await rejectsWith(f.request(new URL(fx.url('fixture.test', `/to?loc=${location}`)), base), reason);
+      const err = await rejectsWith(f.request(new URL(fx.url('fixture.test', `/to?loc=${location}`)), base), reason);
+      assert.equal(err.redirects, 1, 'the failure counts the redirect before it');
       assert.equal(tripwire.connections, 0);
       assert.equal(plain.requests.length, plainBefore);
       assert.equal(plain.connections, plainConnections);

@@ -9,7 +9,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import type { DatabaseHandle } from '../../src/db/connect.ts';
 import type { RateLimiter } from '../../src/http/rate-limit.ts';
 import { createAddressPolicy } from '../../src/net/address-policy.ts';
-import { createSafeFetcher, type SafeFetcher } from '../../src/net/safe-fetch.ts';
+import { createSafeFetcher, type Resolver, type SafeFetcher } from '../../src/net/safe-fetch.ts';
 import { startHttpsFixture, type Fixture, type FixtureRoutes } from './https-fixture.ts';
 import { makeTestPki } from './tls.ts';
 
@@ -37,6 +37,8 @@ export interface TestServiceOptions {
   rateLimiter?: RateLimiter;
   /** Reuse a running fixture (for a second app instance). */
   fixture?: Fixture;
+  /** Name resolution for names outside AUDIT_RESOLVE; default the system's. */
+  resolver?: Resolver;
 }
 
 export async function startTestService(options: TestServiceOptions): Promise<TestService> {
@@ -53,6 +55,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
     policy: createAddressPolicy(config.allowPrivateNetworks),
     staticResolve: config.staticResolve,
     ca: [pki.caPem],
+    ...(options.resolver ? { resolver: options.resolver } : {}),
   });
   const rawLogs: string[] = [];
   const logs: Record<string, unknown>[] = [];

@@ -21,11 +21,36 @@ export interface PolicyLinkChoice {
   element: import('domhandler').Element;
 }
 
+/**
+ * Why a followed link gave no policy to read, as a visitor would tell it: a closed set, so that no
+ * network detail (addresses, ranges, socket or TLS errors) can reach evidence. The detail goes to
+ * the operator's log (policy-follow.ts); privacy-policy-reachable.ts maps each kind to an outcome.
+ */
+export type FollowFailure =
+  /** A 4xx/5xx or other non-2xx final answer (`status` says which). */
+  | 'http-status'
+  /** More redirects than the crawl allows. */
+  | 'too-many-redirects'
+  /** A redirect led to a URL the service does not fetch (non-public address, plain http, invalid). */
+  | 'redirect-to-blocked'
+  /** The link itself points to a URL the service does not fetch. */
+  | 'blocked-destination'
+  /** The link's (or a redirect's) host name does not exist. */
+  | 'no-such-host'
+  | 'timeout'
+  /** Refused, reset, unreachable, a temporary DNS failure, a malformed answer. */
+  | 'connection-failed'
+  /** The secure connection could not be set up (certificate or handshake). */
+  | 'tls'
+  /** An answer the service cannot read: over the size or nesting bound, or corruptly compressed. */
+  | 'unreadable';
+
+/** `plainHttpLink`: the link is http://, and what follows is the answer of its https form. */
 export type PolicyFollow =
-  | { outcome: 'reachable'; finalUrl: string; status: number; textLength: number }
+  | { outcome: 'reachable'; finalUrl: string; status: number; textLength: number; plainHttpLink?: true }
   /** `scriptRendered`: an HTML shell whose text only script would render, so emptiness is unproven. */
-  | { outcome: 'empty'; finalUrl: string; status: number; scriptRendered: boolean }
-  | { outcome: 'unreachable'; reason: string; status?: number }
+  | { outcome: 'empty'; finalUrl: string; status: number; scriptRendered: boolean; plainHttpLink?: true }
+  | { outcome: 'unreachable'; failure: FollowFailure; status?: number; plainHttpLink?: true }
   /** The link points back at the audited page (`href="#"`): not followed. */
   | { outcome: 'same-page' };
 

@@ -7,7 +7,9 @@ import { buildPage } from '../page.ts';
 import { consentControls } from './consent/index.ts';
 import type { PrivacyPage, ResponseCookie } from './context.ts';
 import type { PrivacyControlId } from './ids.ts';
-import { followPolicyLink, linkControls, selectPolicyLink } from './links/index.ts';
+import { followPolicyLink, linkControls, selectPolicyLink, type OperatorLog } from './links/index.ts';
+
+export type { OperatorLog };
 
 /** In the order of the issue's table (and of PRIVACY_CONTROL_IDS). */
 export const privacyControls: readonly Control<PrivacyControlId, PrivacyPage>[] = [...consentControls, ...linkControls];
@@ -20,9 +22,10 @@ export function responseCookiesOf(crawled: CrawledPage): ResponseCookie[] {
   ];
 }
 
-export async function buildPrivacyPage(crawled: CrawledPage, fetcher: SafeFetcher, limits: CrawlLimits): Promise<PrivacyPage> {
+/** `log` gets what the policy follow saw of the network, which no finding may carry. */
+export async function buildPrivacyPage(crawled: CrawledPage, fetcher: SafeFetcher, limits: CrawlLimits, log: OperatorLog): Promise<PrivacyPage> {
   const page = buildPage(crawled.html, crawled.finalUrl);
   const link = selectPolicyLink(page);
-  const policy = link ? { link, follow: await followPolicyLink(fetcher, link, limits, page.url) } : undefined;
+  const policy = link ? { link, follow: await followPolicyLink(fetcher, link, limits, { log, pageUrl: page.url }) } : undefined;
   return { page, responseCookies: responseCookiesOf(crawled), policy };
 }

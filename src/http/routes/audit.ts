@@ -71,7 +71,10 @@ export function auditRoutes(deps: AuditRouteDeps) {
           description:
             'Crawls the page’s static HTML (no JavaScript), evaluates the branch’s controls and persists the audit. ' +
             'Every authenticated request takes a rate-limit slot before validation, so 400, 422 and 502 answers count too. ' +
-            'Every answer after authentication carries RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and RateLimit-Policy.',
+            'Every answer after authentication carries RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and RateLimit-Policy. ' +
+            'The privacy branch follows the selected policy link (an http:// link as https://): an HTTP error, an empty page, a redirect to an address ' +
+            'the service does not fetch or a host that does not exist fails privacy.privacy-policy-reachable; a timeout, connection or TLS failure is inconclusive. ' +
+            'No response carries what the network said (addresses, ranges, socket or TLS errors); the operator log does.',
           security: [{ apiKey: [] }],
           body: AuditRequestBody,
           response: {
@@ -96,13 +99,17 @@ export function auditRoutes(deps: AuditRouteDeps) {
         if (!target.ok || Object.keys(errors).length > 0) return reply.code(400).send(fieldErrors(errors));
 
         try {
-          const audit = await runAudit(deps, {
-            apiKeyId: request.apiKey!.id,
-            url: target.url,
-            branch,
-            standard: branch === 'wcag' ? (body.standard ?? 'WCAG21AA') : undefined,
-            includeWarnings: body.includeWarnings ?? true,
-          });
+          const audit = await runAudit(
+            deps,
+            {
+              apiKeyId: request.apiKey!.id,
+              url: target.url,
+              branch,
+              standard: branch === 'wcag' ? (body.standard ?? 'WCAG21AA') : undefined,
+              includeWarnings: body.includeWarnings ?? true,
+            },
+            request.log,
+          );
           return reply.code(201).send(toAuditResponse(audit));
         } catch (error) {
           if (error instanceof OutboundError || error instanceof PageTooComplexError) {

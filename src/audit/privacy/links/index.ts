@@ -9,7 +9,7 @@ import { control as privacyPolicyLink } from './privacy-policy-link.ts';
 import { control as privacyPolicyReachable } from './privacy-policy-reachable.ts';
 
 export { selectPolicyLink, scanPolicyLinks, comparePolicyCandidates, POLICY_PREFERENCE, type PolicyCandidate } from './policy-link.ts';
-export { followPolicyLink, MIN_TEXT_LENGTH, type PolicyFollowLimits } from './policy-follow.ts';
+export { followPolicyLink, MIN_TEXT_LENGTH, type OperatorLog, type PolicyFollowLimits } from './policy-follow.ts';
 
 export type LinkControl = Control<PrivacyControlId, PrivacyPage>;
 

@@ -12,13 +12,16 @@
 //     non-whitespace characters.
 //   - Anything else (a PDF, a Word document): a body with at least one non-whitespace byte;
 //     `textLength` is then the body's size in bytes.
-// An http:// policy URL is not requested at all (https only, like the crawl): `unreachable`.
-// Outbound failures never throw: they come back as `unreachable` with the safe-fetch reason,
-// whose text names the origin only (never a path, query, header or body).
+// An http:// policy URL is never requested as such (https only, like the crawl): its https form is
+// requested instead, and the result is marked `plainHttpLink`.
+// Outbound failures never throw: they come back as `unreachable` with a FollowFailure kind, which
+// says what a visitor would see and nothing of the network. What the fetcher saw (addresses,
+// ranges, error codes, TLS text) goes to the operator's log only.
+import type { BaseLogger } from 'pino';
 import { chooseEncoding, CRAWL_USER_AGENT, decode, looksLikeHtml, parseContentType } from '../../crawl.ts';
 import { buildPage, normalizeText, PageTooComplexError } from '../../page.ts';
-import { OutboundError, type SafeFetcher } from '../../../net/safe-fetch.ts';
-import type { PolicyFollow, PolicyLinkChoice } from '../context.ts';
+import { OutboundError, type OutboundReason, type SafeFetcher } from '../../../net/safe-fetch.ts';
+import type { FollowFailure, PolicyFollow, PolicyLinkChoice } from '../context.ts';
 
 /** The bounds of the follow; the caller passes the page crawl's own. */
 export interface PolicyFollowLimits {
@@ -29,6 +32,9 @@ export interface PolicyFollowLimits {
   maxRedirects: number;
 }
 
+/** Where the follow reports what it saw of the network: the request's pino logger. */
+export type OperatorLog = Pick<BaseLogger, 'info'>;
+
 /** Fewest characters of (visible) text that make a policy response non-empty. */
 export const MIN_TEXT_LENGTH = 1;
 
@@ -38,23 +44,64 @@ const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,applicati
 const GENERIC_TYPES = new Set(['', 'text/plain', 'application/octet-stream', 'unknown/unknown', 'application/unknown', '*/*']);
 
 /**
+ * Each fetcher reason as what a visitor would see. A URL the service refuses is the link's own
+ * (`blocked-destination`) or, after a redirect, the redirect's (`redirect-to-blocked`): see failureOf.
+ */
+const FAILURE_OF: Readonly<Record<OutboundReason, FollowFailure>> = {
+  'http-status': 'http-status',
+  redirect: 'http-status', // a 3xx without a usable Location: the answer is the redirect itself
+  'too-many-redirects': 'too-many-redirects',
+  'bad-url': 'blocked-destination',
+  'blocked-address': 'blocked-destination',
+  downgrade: 'redirect-to-blocked',
+  'no-such-host': 'no-such-host',
+  dns: 'connection-failed', // a temporary or server failure, not an answer that the name is unknown
+  connect: 'connection-failed',
+  network: 'connection-failed',
+  aborted: 'connection-failed',
+  'invalid-request': 'connection-failed',
+  timeout: 'timeout',
+  tls: 'tls',
+  'too-large': 'unreadable',
+  'bad-encoding': 'unreadable',
+  'not-html': 'unreadable',
+};
+
+function failureOf(err: OutboundError): FollowFailure {
+  const failure = FAILURE_OF[err.reason];
+  return failure === 'blocked-destination' && err.redirects > 0 ? 'redirect-to-blocked' : failure;
+}
+
+/**
  * Follows the selected policy link once. Resolves to `reachable`, `empty`, `unreachable`, or
  * `same-page` without a request when the link only points back at `pageUrl` (`href="#"`: a policy
  * shown by script, which fetching the page again would not prove); rejects only for programming
- * errors, never for anything the network or the server did.
+ * errors, never for anything the network or the server did. An outbound failure is logged on `log`
+ * with the fetcher's reason and detail.
  */
 export async function followPolicyLink(
   fetcher: Pick<SafeFetcher, 'request'>,
   link: Pick<PolicyLinkChoice, 'href'>,
   limits: PolicyFollowLimits,
-  pageUrl?: URL,
+  context: { log: OperatorLog; pageUrl?: URL },
 ): Promise<PolicyFollow> {
   const url = URL.parse(link.href);
-  if (url === null) return { outcome: 'unreachable', reason: 'bad-url: the policy link is not a valid URL' };
-  if (pageUrl && withoutHash(url) === withoutHash(pageUrl)) return { outcome: 'same-page' };
-  if (url.protocol === 'http:') return { outcome: 'unreachable', reason: 'not-https: plain http policy URLs are not followed' };
-  if (url.protocol !== 'https:') return { outcome: 'unreachable', reason: `bad-url: ${url.protocol} policy links are not followed` };
+  if (url === null || (url.protocol !== 'https:' && url.protocol !== 'http:')) return { outcome: 'unreachable', failure: 'blocked-destination' };
+  if (context.pageUrl && withoutHash(url) === withoutHash(context.pageUrl)) return { outcome: 'same-page' };
+  // Plain http is never fetched, but most sites answer the same URL over https: judge that answer.
+  if (url.protocol === 'http:') {
+    url.protocol = 'https:';
+    return { ...(await fetchPolicy(fetcher, url, limits, context.log)), plainHttpLink: true };
+  }
+  return fetchPolicy(fetcher, url, limits, context.log);
+}
 
+async function fetchPolicy(
+  fetcher: Pick<SafeFetcher, 'request'>,
+  url: URL,
+  limits: PolicyFollowLimits,
+  log: OperatorLog,
+): Promise<Exclude<PolicyFollow, { outcome: 'same-page' }>> {
   let res;
   try {
     res = await fetcher.request(url, {
@@ -66,24 +113,22 @@ export async function followPolicyLink(
       failOnHttpError: true,
     });
   } catch (err) {
-    if (err instanceof OutboundError) {
-      return err.status === undefined ? { outcome: 'unreachable', reason: err.message } : { outcome: 'unreachable', reason: err.message, status: err.status };
-    }
-    throw err;
+    if (!(err instanceof OutboundError)) throw err;
+    const failure = failureOf(err);
+    log.info({ origin: url.origin, failure, reason: err.reason, detail: err.message, redirects: err.redirects }, 'privacy-policy link could not be followed');
+    return err.status === undefined ? { outcome: 'unreachable', failure } : { outcome: 'unreachable', failure, status: err.status };
   }
 
   const finalUrl = res.finalUrl.href;
   const status = res.status;
   if (status < 200 || status > 299) {
     // 4xx/5xx threw already; what is left (1xx, 300, 304) has no policy to read either.
-    return { outcome: 'unreachable', reason: `http-status: ${res.finalUrl.origin} answered ${status}`, status };
+    return { outcome: 'unreachable', failure: 'http-status', status };
   }
   const contentType = res.headers['content-type'];
   const { essence, charsetLabel } = parseContentType((Array.isArray(contentType) ? contentType[0] : contentType) ?? '');
   const measured = measure(res.body, essence, charsetLabel, res.finalUrl);
-  if (measured === 'too-deep') {
-    return { outcome: 'unreachable', reason: 'too-deep: the policy page nests elements beyond the analysis bound, so its text cannot be read', status };
-  }
+  if (measured === 'too-deep') return { outcome: 'unreachable', failure: 'unreadable', status };
   const { textLength, scriptRendered } = measured;
   return textLength >= MIN_TEXT_LENGTH ? { outcome: 'reachable', finalUrl, status, textLength } : { outcome: 'empty', finalUrl, status, scriptRendered };
 }

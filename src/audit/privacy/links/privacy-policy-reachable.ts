@@ -5,15 +5,47 @@
 // request per redirect hop, through the safe outbound module). A page with no policy link fails
 // too: there is nothing to reach (issue 3). A script-rendered shell with no link is inconclusive,
 // as for privacy.privacy-policy-link; a link that was not followed is inconclusive.
-import type { Control, Outcome } from '../../control.ts';
+//
+// A follow that failed is told as a visitor would see it (FAILURES below): an answer (an HTTP
+// error, an empty page, a redirect somewhere the service does not fetch, a host that does not
+// exist) fails; network trouble (timeout, connection or TLS failure) may pass and is inconclusive.
+// Evidence never carries what the network said (issue 7): that is in the operator's log.
+import type { Control, Outcome, OutcomeStatus } from '../../control.ts';
 import { locate, type Page } from '../../page.ts';
-import type { PolicyFollow, PolicyLinkChoice, PrivacyPage } from '../context.ts';
+import type { FollowFailure, PolicyFollow, PolicyLinkChoice, PrivacyPage } from '../context.ts';
 import type { PrivacyControlId } from '../ids.ts';
 import { outcome, shortUrl } from './evidence.ts';
 import { selectPolicyLink } from './policy-link.ts';
 import { describePolicyLink } from './privacy-policy-link.ts';
 
-const redirected = (link: PolicyLinkChoice, finalUrl: string): string => (finalUrl === link.href ? '' : ` (redirected to ${shortUrl(finalUrl, 60)})`);
+/** A plain-http link is judged by its https form's answer; the evidence says so. */
+const overHttps = (follow: { plainHttpLink?: true }): string => (follow.plainHttpLink ? ' over https' : '');
+
+/** ` (redirected to …)` when the answer came from elsewhere than the URL requested (an http link's https form). */
+function redirected(link: PolicyLinkChoice, follow: { finalUrl: string; plainHttpLink?: true }): string {
+  const requested = URL.parse(link.href);
+  if (requested && follow.plainHttpLink) requested.protocol = 'https:';
+  return follow.finalUrl === (requested?.href ?? link.href) ? '' : ` (redirected to ${shortUrl(follow.finalUrl, 60)})`;
+}
+
+const COULD_NOT_FETCH = 'could not be fetched; a timeout or connection failure can be passing trouble';
+
+/** Each failure's outcome and how a visitor would tell it; `http-status` adds the status. */
+const FAILURES: Readonly<Record<FollowFailure, readonly [Exclude<OutcomeStatus, 'pass'>, string]>> = {
+  'http-status': ['fail', 'answered'],
+  'too-many-redirects': ['fail', 'redirects too many times'],
+  'redirect-to-blocked': ['fail', 'redirected to an address the service does not fetch'],
+  'blocked-destination': ['fail', 'points to an address the service does not fetch'],
+  'no-such-host': ['fail', 'leads to a host name that does not exist'],
+  timeout: ['inconclusive', COULD_NOT_FETCH],
+  'connection-failed': ['inconclusive', COULD_NOT_FETCH],
+  // Inconclusive, worded like a connection failure: see README.md, "What counts as reachable".
+  tls: ['inconclusive', COULD_NOT_FETCH],
+  unreadable: ['inconclusive', 'answered with a page too large, too deeply nested or too damaged to read'],
+};
+
+/** The failures that say nothing about the server's answer: for a plain-http link, only its https form failed. */
+const NETWORK_FAILURES: ReadonlySet<FollowFailure> = new Set(['timeout', 'connection-failed', 'tls']);
 
 /** The outcomes of this control. */
 export const outcomes = {
@@ -21,17 +53,21 @@ export const outcomes = {
   reachable: (page: Page, link: PolicyLinkChoice, follow: Extract<PolicyFollow, { outcome: 'reachable' }>): Outcome =>
     outcome(
       'pass',
-      `Privacy policy ${describePolicyLink(link, 40, 70)} answered ${follow.status} with ${follow.textLength} characters of content${redirected(link, follow.finalUrl)}`,
+      `Privacy policy ${describePolicyLink(link, 40, 70)} answered ${follow.status}${overHttps(follow)} with ${follow.textLength} characters of content${redirected(link, follow)}`,
       locate(page, link.element),
     ),
   /** 2xx without text. */
   empty: (page: Page, link: PolicyLinkChoice, follow: Extract<PolicyFollow, { outcome: 'empty' }>): Outcome =>
-    outcome('fail', `Privacy policy ${describePolicyLink(link, 40, 70)} answered ${follow.status} with no text${redirected(link, follow.finalUrl)}`, locate(page, link.element)),
+    outcome(
+      'fail',
+      `Privacy policy ${describePolicyLink(link, 40, 70)} answered ${follow.status}${overHttps(follow)} with an empty page${redirected(link, follow)}`,
+      locate(page, link.element),
+    ),
   /** 2xx whose HTML is a script-rendered shell: its text would come from script, which is not run. */
   emptyShell: (page: Page, link: PolicyLinkChoice, follow: Extract<PolicyFollow, { outcome: 'empty' }>): Outcome =>
     outcome(
       'inconclusive',
-      `Privacy policy ${describePolicyLink(link, 40, 70)} answered ${follow.status} with a script-rendered shell: its text is not in the static HTML${redirected(link, follow.finalUrl)}`,
+      `Privacy policy ${describePolicyLink(link, 40, 70)} answered ${follow.status}${overHttps(follow)} with a script-rendered shell: its text is not in the static HTML${redirected(link, follow)}`,
       locate(page, link.element),
     ),
   /** The link points back at this page: the policy, if any, is shown by script. */
@@ -41,10 +77,15 @@ export const outcomes = {
       `Privacy policy link ${describePolicyLink(link, 40, 70)} points back to this page: the policy is shown by script, which is not run`,
       locate(page, link.element),
     ),
-  /** Not reached: HTTP error, blocked address, timeout, plain http, … */
+  /** No policy obtained: worded and judged by the failure's kind (FAILURES). */
   unreachable: (page: Page, link: PolicyLinkChoice, follow: Extract<PolicyFollow, { outcome: 'unreachable' }>): Outcome => {
-    const status = follow.status === undefined || follow.reason.includes(String(follow.status)) ? '' : ` (HTTP ${follow.status})`;
-    return outcome('fail', `Privacy policy ${describePolicyLink(link, 40, 70)} is unreachable: ${follow.reason}${status}`, locate(page, link.element));
+    const where = locate(page, link.element);
+    if (follow.plainHttpLink && NETWORK_FAILURES.has(follow.failure)) {
+      return outcome('inconclusive', `Privacy policy ${describePolicyLink(link, 40, 70)} is a plain-HTTP link, which the service does not fetch, and its https form could not be fetched`, where);
+    }
+    const [status, says] = FAILURES[follow.failure];
+    const answered = follow.failure === 'http-status' ? `${says} ${follow.status ?? 'with an error'}${overHttps(follow)}` : says;
+    return outcome(status, `Privacy policy ${describePolicyLink(link, 40, 70)} ${answered}`, where);
   },
   /** The page links no policy. */
   noLink: (): Outcome => outcome('fail', 'No privacy-policy link on the page, so there is no policy to reach'),

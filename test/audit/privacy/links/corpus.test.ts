@@ -14,8 +14,10 @@ import { assertEvidenceShape } from './support.ts';
 const STUB_FOLLOWS: readonly PolicyFollow[] = [
   { outcome: 'reachable', finalUrl: 'https://corpus.example/privacy', status: 200, textLength: 4096 },
   { outcome: 'empty', finalUrl: 'https://corpus.example/privacy', status: 200, scriptRendered: false },
-  { outcome: 'unreachable', reason: 'http-status: https://corpus.example answered 404', status: 404 },
-  { outcome: 'unreachable', reason: 'timeout: no complete response within 10000 ms' },
+  { outcome: 'unreachable', failure: 'http-status', status: 404 },
+  { outcome: 'unreachable', failure: 'timeout' },
+  { outcome: 'unreachable', failure: 'connection-failed', plainHttpLink: true },
+  { outcome: 'unreachable', failure: 'redirect-to-blocked' },
 ];
 
 test('selection and the three link controls run on every corpus page with well-formed outcomes', sharedSuite(...CORPORA), (t) => {

@@ -9,10 +9,11 @@ import zlib from 'node:zlib';
 import { crawl } from '../../../../src/audit/crawl.ts';
 import { buildPage } from '../../../../src/audit/page.ts';
 import type { PolicyFollow, PrivacyPage } from '../../../../src/audit/privacy/context.ts';
-import { followPolicyLink, linkControls, selectPolicyLink, type PolicyFollowLimits } from '../../../../src/audit/privacy/links/index.ts';
+import type { FollowFailure } from '../../../../src/audit/privacy/context.ts';
+import { followPolicyLink, linkControls, selectPolicyLink, type OperatorLog, type PolicyFollowLimits } from '../../../../src/audit/privacy/links/index.ts';
 import { createAddressPolicy, parseCidrList, parseStaticResolve } from '../../../../src/net/address-policy.ts';
 import { createSafeFetcher, type SafeFetcher } from '../../../../src/net/safe-fetch.ts';
-import { startHttpsFixture, type Fixture } from '../../../support/https-fixture.ts';
+import { startConnectionCounter, startHttpsFixture, type Fixture } from '../../../support/https-fixture.ts';
 import { makeTestPki, type TestPki } from '../../../support/tls.ts';
 import { assertEvidenceShape } from './support.ts';
 
@@ -30,6 +31,10 @@ const counted: Pick<SafeFetcher, 'request'> = {
     return fetcher.request(url, req);
   },
 };
+
+/** What the follow logged for the operator, every call. */
+const logged: Record<string, unknown>[] = [];
+const log: OperatorLog = { info: (detail: object) => void logged.push(detail as Record<string, unknown>) };
 
 function send(res: ServerResponse, type: string | undefined, body: string | Buffer, status = 200, extra: Record<string, string> = {}): void {
   res.writeHead(status, { ...(type === undefined ? {} : { 'content-type': type }), ...extra }).end(body);
@@ -66,29 +71,40 @@ before(async () => {
   fx = await startHttpsFixture(routes, pki);
   fetcher = createSafeFetcher({
     policy: createAddressPolicy(parseCidrList('127.0.0.0/8')),
-    staticResolve: parseStaticResolve('site.test=127.0.0.1'),
+    staticResolve: parseStaticResolve('site.test=127.0.0.1,closed.test=127.0.0.3'),
     ca: [pki.caPem],
     resolver: async (host) => assert.fail(`unexpected DNS lookup for ${host}`),
   });
 });
+
+/** A port nothing listens on, reached as closed.test: on 127.0.0.3, where no test listens, so no concurrent suite can reopen it. */
+async function closedPort(): Promise<number> {
+  const counter = await startConnectionCounter('127.0.0.3');
+  await counter.close();
+  return counter.port;
+}
 
 after(async () => {
   await fetcher.close();
   await fx.close();
 });
 
-/** Follows `path` on the fixture and returns the result plus the requests and fetcher calls it caused. */
-async function follow(path: string, limits: PolicyFollowLimits = LIMITS): Promise<{ result: PolicyFollow; requests: string[]; calls: number }> {
+/** Follows `path` on the fixture and returns the result plus the requests, fetcher calls and log lines it caused. */
+async function follow(
+  path: string,
+  limits: PolicyFollowLimits = LIMITS,
+): Promise<{ result: PolicyFollow; requests: string[]; calls: number; lines: Record<string, unknown>[] }> {
   const seen = fx.requests.length;
   const before = calls;
-  const result = await followPolicyLink(counted, { href: fx.url('site.test', path) }, limits);
-  return { result, requests: fx.requests.slice(seen).map((r) => r.path), calls: calls - before };
+  const lines = logged.length;
+  const result = await followPolicyLink(counted, { href: fx.url('site.test', path) }, limits, { log });
+  return { result, requests: fx.requests.slice(seen).map((r) => r.path), calls: calls - before, lines: logged.slice(lines) };
 }
 
-function assertUnreachable(result: PolicyFollow, reason: string, status?: number): void {
+function assertUnreachable(result: PolicyFollow, failure: FollowFailure, status?: number): void {
   assert.equal(result.outcome, 'unreachable', JSON.stringify(result));
   if (result.outcome !== 'unreachable') return;
-  assert.ok(result.reason.startsWith(`${reason}:`), `reason should start with ${reason}: ${result.reason}`);
+  assert.equal(result.failure, failure);
   assert.equal(result.status, status);
 }
 
@@ -151,23 +167,27 @@ describe('followPolicyLink: unreachable (never throws)', () => {
     assertUnreachable((await follow('/500')).result, 'http-status', 500);
   });
 
-  test('a redirect to the link-local metadata address is refused before any connection', async () => {
-    const { result, requests, calls } = await follow('/redirect-metadata');
-    assertUnreachable(result, 'blocked-address');
-    assert.ok(result.outcome === 'unreachable' && !result.reason.includes('/latest/meta-data'), 'the reason names no path');
+  test('a redirect to the link-local metadata address is refused before any connection; the log has the detail', async () => {
+    const { result, requests, calls, lines } = await follow('/redirect-metadata');
+    assertUnreachable(result, 'redirect-to-blocked');
     assert.deepEqual(requests, ['/redirect-metadata']);
     assert.equal(calls, 1);
+    assert.equal(lines.length, 1);
+    assert.equal(lines[0]?.reason, 'blocked-address');
+    assert.equal(lines[0]?.redirects, 1);
+    assert.match(String(lines[0]?.detail), /169\.254\.169\.254/);
+    assert.doesNotMatch(String(lines[0]?.detail), /latest\/meta-data/, 'the log names no path');
   });
 
   test('a redirect to localhost is refused', async () => {
     const { result, requests } = await follow('/redirect-localhost');
-    assertUnreachable(result, 'blocked-address');
+    assertUnreachable(result, 'redirect-to-blocked');
     assert.deepEqual(requests, ['/redirect-localhost']);
   });
 
   test('a redirect to plain http is refused', async () => {
     const { result, requests } = await follow('/redirect-http');
-    assertUnreachable(result, 'downgrade');
+    assertUnreachable(result, 'redirect-to-blocked');
     assert.deepEqual(requests, ['/redirect-http']);
   });
 
@@ -184,16 +204,30 @@ describe('followPolicyLink: unreachable (never throws)', () => {
   });
 
   test('a body over maxBytes is unreachable (too-large)', async () => {
-    assertUnreachable((await follow('/too-big')).result, 'too-large');
+    assertUnreachable((await follow('/too-big')).result, 'unreadable');
   });
 
-  test('an http:// policy link is not requested at all', async () => {
+  test('a closed port is a connection failure, logged with its error code', async () => {
+    const port = await closedPort();
+    const lines = logged.length;
+    assertUnreachable(await followPolicyLink(counted, { href: `https://closed.test:${port}/privacy-policy` }, LIMITS, { log }), 'connection-failed');
+    assert.match(String(logged[lines]?.detail), /ECONNREFUSED/);
+  });
+
+  test('an http:// policy link is requested as https only, and judged by that answer', async () => {
     const seen = fx.requests.length;
-    const before = calls;
-    const result = await followPolicyLink(counted, { href: `http://site.test:${fx.port}/privacy-policy` }, LIMITS);
-    assertUnreachable(result, 'not-https');
-    assert.equal(fx.requests.length, seen);
-    assert.equal(calls, before);
+    const result = await followPolicyLink(counted, { href: `http://site.test:${fx.port}/privacy-policy` }, LIMITS, { log });
+    assert.equal(result.outcome, 'reachable', JSON.stringify(result));
+    assert.equal(result.outcome === 'reachable' && result.plainHttpLink, true);
+    assert.equal(result.outcome === 'reachable' && result.finalUrl, fx.url('site.test', '/privacy-policy'));
+    assert.deepEqual(fx.requests.slice(seen).map((r) => r.path), ['/privacy-policy'], 'one request, to the https server');
+    assertUnreachable(await followPolicyLink(counted, { href: `http://site.test:${fx.port}/404` }, LIMITS, { log }), 'http-status', 404);
+  });
+
+  test('an http:// policy link whose https form cannot be connected to: connection-failed, marked plain http', async () => {
+    const port = await closedPort();
+    const result = await followPolicyLink(counted, { href: `http://closed.test:${port}/privacy` }, LIMITS, { log });
+    assert.deepEqual(result, { outcome: 'unreachable', failure: 'connection-failed', plainHttpLink: true });
   });
 
   test('a host that is not allow-listed is refused by the address policy', async () => {
@@ -205,7 +239,7 @@ describe('followPolicyLink: unreachable (never throws)', () => {
     });
     try {
       const seen = fx.requests.length;
-      assertUnreachable(await followPolicyLink(strict, { href: fx.url('site.test', '/privacy-policy') }, LIMITS), 'blocked-address');
+      assertUnreachable(await followPolicyLink(strict, { href: fx.url('site.test', '/privacy-policy') }, LIMITS, { log }), 'blocked-destination');
       assert.equal(fx.requests.length, seen);
     } finally {
       await strict.close();
@@ -224,7 +258,7 @@ describe('page + policy: crawl, select, follow', () => {
     const link = selectPolicyLink(page);
     assert.ok(link !== undefined, 'the page links its policy');
     assert.equal(link.href, fixture.url('site.test', '/privacy'));
-    const followed = await followPolicyLink(fetcher, link, LIMITS);
+    const followed = await followPolicyLink(fetcher, link, LIMITS, { log });
     return { fixture, context: { page, responseCookies: [], policy: { link, follow: followed } } };
   }
 
@@ -263,11 +297,11 @@ describe('followPolicyLink: a link back to the audited page', () => {
     const pageUrl = new URL(fx.url('site.test', '/shop?x=1'));
     for (const href of [`${pageUrl.href}#`, `${pageUrl.href}#privacy`]) {
       const seen = fx.requests.length;
-      assert.deepEqual(await followPolicyLink(counted, { href }, LIMITS, pageUrl), { outcome: 'same-page' });
+      assert.deepEqual(await followPolicyLink(counted, { href }, LIMITS, { log, pageUrl }), { outcome: 'same-page' });
       assert.equal(fx.requests.length, seen);
     }
     // Another path of the same site is followed as usual.
-    const other = await followPolicyLink(counted, { href: fx.url('site.test', '/privacy-policy') }, LIMITS, pageUrl);
+    const other = await followPolicyLink(counted, { href: fx.url('site.test', '/privacy-policy') }, LIMITS, { log, pageUrl });
     assert.equal(other.outcome, 'reachable');
   });
 });
