@@ -8,6 +8,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
 import { clientErrorHandler, handleError, registerErrorHandlers } from './http/errors.ts';
+import { documentCommonAnswers, HealthBody } from './http/openapi.ts';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit.ts';
 import { auditRoutes } from './http/routes/audit.ts';
 import { auditsRoutes } from './http/routes/audits.ts';
@@ -93,12 +94,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
       },
     },
+    transformObject: documentCommonAnswers,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  app.get('/healthz', { schema: { summary: 'The process is alive' } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { summary: 'The database answers' } }, async (request, reply) => {
+  app.get(
+    '/healthz',
+    { schema: { summary: 'The process is alive', response: { 200: HealthBody('ok', 'The process answers.') } } },
+    async () => ({ status: 'ok' }),
+  );
+  const readiness = {
+    summary: 'The database answers',
+    response: {
+      200: HealthBody('ready', 'The database answered a query.'),
+      503: HealthBody('database unreachable', 'The database did not answer; the operator log says why.'),
+    },
+  };
+  app.get('/readyz', { schema: readiness }, async (request, reply) => {
     try {
       await sql`select 1`.execute(db);
       return { status: 'ready' };

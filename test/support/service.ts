@@ -75,6 +75,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
     rateLimiter: options.rateLimiter,
     logger: pino(loggerOptions(config.logLevel), sink),
   });
+  const observed = observeStatuses(app);
   const { id, rawKey } = await createApiKey(options.database.db, 'test');
   return {
     app,
@@ -90,6 +91,36 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
       await app.close();
       await fetcher.close();
       if (!options.fixture) await fixture.close();
+      checkStatusesDocumented(app, observed);
     },
   };
+}
+
+/** Every (method, route, status) the app answered, for routes in the OpenAPI description. */
+function observeStatuses(app: FastifyInstance): Set<string> {
+  const observed = new Set<string>();
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url;
+    if (route !== undefined && request.routeOptions.schema?.hide !== true && !route.startsWith('/docs')) {
+      observed.add(`${request.method} ${route.replace(/:(\w+)/g, '{$1}')} ${reply.statusCode}`);
+    }
+  });
+  return observed;
+}
+
+/**
+ * Every status a test saw a route answer is documented for that route, so the OpenAPI
+ * description cannot fall behind what clients meet. Checked when each test file closes its
+ * service. A gap fails the file through its exit code rather than a throw, because a throw here
+ * would skip the file's remaining clean-up (its database) and leave the process hanging.
+ */
+function checkStatusesDocumented(app: FastifyInstance, observed: Set<string>): void {
+  const paths = (app.swagger() as { paths?: Record<string, Record<string, { responses?: Record<string, unknown> }>> }).paths ?? {};
+  const undocumented = [...observed].filter((entry) => {
+    const [method, route, status] = entry.split(' ') as [string, string, string];
+    return paths[route]?.[method.toLowerCase()]?.responses?.[status] === undefined;
+  });
+  if (undocumented.length === 0) return;
+  process.stderr.write(`statuses answered but missing from the OpenAPI description: ${undocumented.join(', ')}\n`);
+  process.exitCode = 1;
 }

@@ -13,6 +13,7 @@ import { PageTooComplexError } from '../../audit/page.ts';
 import { requireApiKey } from '../api-key-auth.ts';
 import { AuditResponse, toAuditResponse } from '../audit-response.ts';
 import { ErrorBody, FieldErrorsBody, fieldErrors } from '../errors.ts';
+import { RATE_LIMIT_HEADERS, RATE_LIMIT_POLICY_HEADER, RETRY_AFTER_HEADER, withHeaders } from '../openapi.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 
 const AuditRequestBody = Type.Object(
@@ -30,11 +31,20 @@ const AuditRequestBody = Type.Object(
       Type.Boolean({ default: true, description: 'When false, only error-severity findings are returned and persisted.' }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      { branch: 'ai-governance', url: 'https://example.com/assistant' },
+      { branch: 'privacy', url: 'https://example.com/', includeWarnings: false },
+    ],
+  },
 );
 type AuditRequestBody = Static<typeof AuditRequestBody>;
 
-const RateLimitedBody = Type.Object({ error: Type.Literal('rate limit exceeded'), retryAfterSeconds: Type.Integer() });
+const RateLimitedBody = Type.Object(
+  { error: Type.Literal('rate limit exceeded'), retryAfterSeconds: Type.Integer() },
+  { description: 'Over the key’s quota for the current window.', examples: [{ error: 'rate limit exceeded', retryAfterSeconds: 42 }] },
+);
 
 export interface AuditRouteDeps extends AuditDeps {
   rateLimiter: RateLimiter;
@@ -78,13 +88,33 @@ export function auditRoutes(deps: AuditRouteDeps) {
           security: [{ apiKey: [] }],
           body: AuditRequestBody,
           response: {
-            201: AuditResponse,
-            400: FieldErrorsBody,
-            401: ErrorBody,
-            422: Type.Object({ error: Type.Literal('unreachable or blocked') }, {
-              description: 'The target was unreachable, refused by the address policy at DNS or connect time, failed TLS, answered 4xx/5xx, was not HTML, or exceeded a bound (time, size after decompression, or elements nested more than 2048 deep).',
-            }),
-            429: RateLimitedBody,
+            201: withHeaders(AuditResponse, RATE_LIMIT_HEADERS),
+            400: withHeaders(
+              Type.Object(FieldErrorsBody.properties, {
+                description: 'The body breaks the contract, the branch is not available yet, or the URL’s host is itself non-public.',
+                examples: [{ errors: { url: 'must be an absolute https URL' } }],
+              }),
+              RATE_LIMIT_HEADERS,
+            ),
+            401: withHeaders(
+              Type.Object(ErrorBody.properties, { description: 'X-API-Key missing, unknown or revoked.', examples: [{ error: 'invalid api key' }] }),
+              RATE_LIMIT_POLICY_HEADER,
+            ),
+            422: withHeaders(
+              Type.Object({ error: Type.Literal('unreachable or blocked') }, {
+                description: 'The target was unreachable, refused by the address policy at DNS or connect time, failed TLS, answered 4xx/5xx, was not HTML, or exceeded a bound (time, size after decompression, or elements nested more than 2048 deep).',
+                examples: [{ error: 'unreachable or blocked' }],
+              }),
+              RATE_LIMIT_HEADERS,
+            ),
+            429: withHeaders(RateLimitedBody, { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER }),
+            502: withHeaders(
+              Type.Object({ error: Type.Literal('analysis failed') }, {
+                description: 'WCAG branch only: its AI step returned output that does not conform, after a retry.',
+                examples: [{ error: 'analysis failed' }],
+              }),
+              RATE_LIMIT_HEADERS,
+            ),
           },
         },
       },

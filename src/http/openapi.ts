@@ -1,0 +1,69 @@
+// What the OpenAPI description says beyond the routes' own schemas: the headers every answer
+// carries, the rate-limit headers of the audit route, and examples. One place, so a route's
+// schema stays about its body and a header cannot be documented on one route and forgotten on
+// the next.
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { Type, type TSchema } from 'typebox';
+
+type HeaderDocs = Record<string, { type: 'string' | 'integer'; description: string }>;
+
+export const RATE_LIMIT_POLICY_HEADER: HeaderDocs = {
+  'RateLimit-Policy': { type: 'string', description: 'The key’s quota: `<limit>;w=<window seconds>`, e.g. `10;w=60`.' },
+};
+
+/** On every answer of a rate-limited route once the key is known (a 401 has the policy only). */
+export const RATE_LIMIT_HEADERS: HeaderDocs = {
+  ...RATE_LIMIT_POLICY_HEADER,
+  'RateLimit-Limit': { type: 'integer', description: 'Requests allowed per window.' },
+  'RateLimit-Remaining': { type: 'integer', description: 'Requests left in the current window.' },
+  'RateLimit-Reset': { type: 'integer', description: 'Seconds until the window ends.' },
+};
+
+export const RETRY_AFTER_HEADER: HeaderDocs = {
+  'Retry-After': { type: 'integer', description: 'Seconds until a request can succeed again.' },
+};
+
+/** The schema with response headers documented (@fastify/swagger reads `headers` beside the body schema). */
+export function withHeaders<T extends TSchema>(schema: T, headers: HeaderDocs): T {
+  return { ...schema, headers: { ...(schema as { headers?: HeaderDocs }).headers, ...headers } };
+}
+
+type TransformObject = NonNullable<FastifyDynamicSwaggerOptions['transformObject']>;
+
+/**
+ * @fastify/swagger's transformObject, for what every operation shares: X-Request-Id on every
+ * response (the onSend hook in app.ts sets it), and the 400 that any route gives a request the
+ * HTTP layer refuses (no Host header, a malformed request line or header).
+ */
+export const documentCommonAnswers: TransformObject = (document) => {
+  const spec = 'openapiObject' in document ? document.openapiObject : document.swaggerObject;
+  for (const operations of Object.values(spec.paths ?? {})) {
+    for (const operation of Object.values(operations ?? {})) {
+      if (typeof operation !== 'object' || operation === null || !('responses' in operation)) continue;
+      const responses = (operation.responses ??= {}) as Record<string, { description?: string; content?: object; headers?: object }>;
+      responses['400'] ??= {
+        description: 'The HTTP layer refused the request (no Host header, a malformed request line or header).',
+        content: { 'application/json': { schema: MALFORMED_REQUEST, example: { error: 'malformed request' } } },
+      };
+      for (const response of Object.values(responses)) {
+        response.headers = {
+          ...response.headers,
+          'X-Request-Id': { schema: { type: 'string' }, description: 'The request’s id, also on the operator’s log lines for it.' },
+        };
+      }
+    }
+  }
+  return spec;
+};
+
+/** `{"error": …}` or `{"errors": {…}}`: the shapes of a refused request. */
+const MALFORMED_REQUEST = {
+  oneOf: [
+    { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] },
+    { type: 'object', properties: { errors: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['errors'] },
+  ],
+};
+
+/** `/healthz` and `/readyz` answer with a status word; a 503 is the only failure they report. */
+export const HealthBody = (status: string, description: string) =>
+  Type.Object({ status: Type.Literal(status) }, { description, examples: [{ status }] });
