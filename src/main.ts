@@ -13,7 +13,7 @@ const USAGE = `Usage:
   node src/main.ts serve                     run the HTTP service (npm start)
   node src/main.ts migrate                   apply database migrations and exit
   node src/main.ts keys create [--label L]   create an API key; prints the raw key once, on the last line
-  node src/main.ts keys list                 list keys: id, prefix, label, created, revoked
+  node src/main.ts keys list                 list keys: id, display, created, revoked, label
   node src/main.ts keys revoke <id>          revoke a key by id`;
 
 async function serve(config: Config): Promise<void> {
@@ -22,8 +22,7 @@ async function serve(config: Config): Promise<void> {
   const fetcher = createSafeFetcher({ policy, staticResolve: config.staticResolve });
   const app = await buildApp({ config, db: database.db, fetcher });
   if (config.seedApiKey) {
-    const seed = await ensureSeedKey(database.db, config.seedApiKey);
-    app.log.info({ keyId: seed.id, inserted: seed.inserted }, 'seed API key present');
+    await ensureSeedKey(database.db, config.seedApiKey, app.log);
   } else {
     app.log.warn('AUDIT_SEED_API_KEY is not set; create a key with `npm run cli -- keys create`');
   }
@@ -71,9 +70,9 @@ async function keys(config: Config, args: string[]): Promise<number> {
     }
     case 'list': {
       const rows = await withDatabase(config, (d) => listApiKeys(d.db));
-      console.log(['id', 'prefix', 'created', 'revoked', 'label'].join('\t'));
+      console.log(['id', 'display', 'created', 'revoked', 'label'].join('\t'));
       for (const row of rows) {
-        console.log([row.id, `${row.prefix}…`, formatDate(row.createdAt), formatDate(row.revokedAt), row.label ?? ''].join('\t'));
+        console.log([row.id, row.display, formatDate(row.createdAt), formatDate(row.revokedAt), row.label ?? ''].join('\t'));
       }
       return 0;
     }

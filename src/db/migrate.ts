@@ -3,9 +3,11 @@
 import type { Kysely } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import * as initial from './migrations/0001_initial.ts';
+import * as keyDisplay from './migrations/0002_key_display.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
+  '0002_key_display': keyDisplay,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
