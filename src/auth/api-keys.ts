@@ -45,20 +45,19 @@ function generatedKeyDisplay(rawKey: string): string {
  * characters is shown: only 8 hex characters of its SHA-256. Migration 0002 computes the same
  * form in SQL for rows stored before it.
  */
-export function keyFingerprint(keyHash: string): string {
+function keyFingerprint(keyHash: string): string {
   return `sha256:${keyHash.slice(0, 8)}`;
 }
 
 async function insertKey(
   db: Kysely<Database>,
-  rawKey: string,
-  display: (keyHash: string) => string,
+  keyHash: string,
+  display: string,
   label: string | null,
 ): Promise<{ id: string; inserted: boolean; revokedAt: Date | null }> {
-  const keyHash = hashApiKey(rawKey);
   const inserted = await db
     .insertInto('api_keys')
-    .values({ id: randomUUID(), key_hash: keyHash, display: display(keyHash), label })
+    .values({ id: randomUUID(), key_hash: keyHash, display, label })
     .onConflict((conflict) => conflict.column('key_hash').doNothing())
     .returning('id')
     .executeTakeFirst();
@@ -67,7 +66,7 @@ async function insertKey(
   return { id: existing.id, inserted: false, revokedAt: existing.revoked_at };
 }
 
-export type SeedKeyStatus = 'created' | 'active' | 'revoked';
+export type SeedKeyStatus = 'created' | 'present' | 'revoked';
 
 /**
  * Inserts the seed key's hash when it is absent; idempotent, safe for several processes starting
@@ -79,7 +78,8 @@ export async function ensureSeedKey(
   rawKey: string,
   log: Pick<BaseLogger, 'info' | 'warn'>,
 ): Promise<{ id: string; status: SeedKeyStatus }> {
-  const seed = await insertKey(db, rawKey, keyFingerprint, SEED_LABEL);
+  const keyHash = hashApiKey(rawKey);
+  const seed = await insertKey(db, keyHash, keyFingerprint(keyHash), SEED_LABEL);
   const keyId = seed.id;
   if (seed.inserted) {
     log.info({ keyId }, 'seed API key created');
@@ -93,12 +93,12 @@ export async function ensureSeedKey(
     return { id: keyId, status: 'revoked' };
   }
   log.info({ keyId }, 'seed API key present');
-  return { id: keyId, status: 'active' };
+  return { id: keyId, status: 'present' };
 }
 
 export async function createApiKey(db: Kysely<Database>, label: string | null): Promise<{ id: string; rawKey: string }> {
   const rawKey = generateRawKey();
-  const { id } = await insertKey(db, rawKey, () => generatedKeyDisplay(rawKey), label);
+  const { id } = await insertKey(db, hashApiKey(rawKey), generatedKeyDisplay(rawKey), label);
   return { id, rawKey };
 }
 

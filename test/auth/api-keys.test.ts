@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { after, before, test } from 'node:test';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import pino from 'pino';
 import {
   authenticateApiKey,
@@ -12,6 +13,7 @@ import {
   listApiKeys,
   revokeApiKey,
 } from '../../src/auth/api-keys.ts';
+import * as keyDisplay from '../../src/db/migrations/0002_key_display.ts';
 import { openTestDatabase, type TestDatabase } from '../support/db.ts';
 
 let database: TestDatabase;
@@ -63,7 +65,7 @@ test('the seed key is inserted once however often the service starts', async () 
   const first = await ensureSeedKey(database.db, seed, quiet);
   const second = await ensureSeedKey(database.db, seed, quiet);
   assert.equal(first.status, 'created');
-  assert.equal(second.status, 'active');
+  assert.equal(second.status, 'present');
   assert.equal(second.id, first.id);
   const rows = await database.db.selectFrom('api_keys').select('id').where('key_hash', '=', hashApiKey(seed)).execute();
   assert.equal(rows.length, 1);
@@ -135,5 +137,34 @@ test('a key is found by id; unknown and malformed ids are not found', async () =
   );
   for (const unknown of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '']) {
     assert.equal(await getApiKey(database.db, unknown), undefined, unknown);
+  }
+});
+
+// Migration 0002 on rows stored before it, which held the first 8 raw characters of each key. It
+// runs in this file, on this file's database, rather than in a file of its own: on PostgreSQL,
+// Kysely's migrator mistakes another test schema's migration tables for its own, so two files
+// migrating at once can fail.
+test('rows stored before 0002 are rewritten to their display form', async () => {
+  const seedLabel = 'seed (AUDIT_SEED_API_KEY)';
+  const fingerprint = (rawKey: string) => `sha256:${hashApiKey(rawKey).slice(0, 8)}`;
+  const rows: { rawKey: string; label: string | null; display: string }[] = [
+    { rawKey: `ask_AbCd${'x'.repeat(39)}`, label: 'ci', display: 'ask_AbCd' }, // generated: kept
+    { rawKey: 'change-me-to-a-long-random-value', label: seedLabel, display: fingerprint('change-me-to-a-long-random-value') },
+    // An operator's seed that happens to look like a generated key still shows none of itself.
+    { rawKey: 'ask_operator-typed-seed-value-0123', label: seedLabel, display: fingerprint('ask_operator-typed-seed-value-0123') },
+    { rawKey: 'some-older-key-format-0123456789', label: null, display: fingerprint('some-older-key-format-0123456789') },
+  ];
+  const db = database.db as unknown as Kysely<any>;
+  await keyDisplay.down(db); // back to the 0001 column, as an existing database has it
+  const ids = rows.map(() => randomUUID());
+  for (const [index, row] of rows.entries()) {
+    await db
+      .insertInto('api_keys')
+      .values({ id: ids[index], key_hash: hashApiKey(row.rawKey), prefix: row.rawKey.slice(0, 8), label: row.label })
+      .execute();
+  }
+  await keyDisplay.up(db);
+  for (const [index, row] of rows.entries()) {
+    assert.equal((await getApiKey(database.db, ids[index]!))?.display, row.display, row.rawKey);
   }
 });
