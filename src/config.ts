@@ -44,6 +44,8 @@ function parsed<T>(env: Env, name: string, parse: (value: string) => T, fallback
   }
 }
 
+const SEED_API_KEY_MIN_LENGTH = 32;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -52,8 +54,13 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
   const seed = env.AUDIT_SEED_API_KEY?.trim();
-  if (seed !== undefined && seed !== '' && seed.length < 16) {
-    throw new ConfigError('AUDIT_SEED_API_KEY must be at least 16 characters long');
+  // The seed is a secret anyone who guesses it can spend; 32 characters is what a generator gives
+  // (`openssl rand -hex 16` and up), not what a person types as an example.
+  if (seed && seed.length < SEED_API_KEY_MIN_LENGTH) {
+    throw new ConfigError(
+      `AUDIT_SEED_API_KEY must be at least ${SEED_API_KEY_MIN_LENGTH} characters long (got ${seed.length}): ` +
+        'a short key can be guessed; generate one with `openssl rand -hex 32`',
+    );
   }
   const http = {
     headersTimeoutMs: integer(env, 'AUDIT_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),

@@ -1,20 +1,14 @@
-// Process entry: `serve` (default), `migrate`, and `keys create|list|revoke`.
-// `npm start` runs `serve`; `npm run cli -- keys create` manages API keys.
-import { parseArgs } from 'node:util';
+// Process entry: `serve` (default), `migrate`, `help` and `keys create|list|show|revoke`.
+// `npm start` runs `serve`; `npm run cli -- keys create` manages API keys. A usage mistake exits 2
+// with one line and the usage on stderr; a failure exits 1 with one line; `--help` exits 0.
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { buildApp } from './app.ts';
-import { createApiKey, ensureSeedKey, listApiKeys, revokeApiKey } from './auth/api-keys.ts';
+import { createApiKey, ensureSeedKey, getApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from './auth/api-keys.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/connect.ts';
 import { DataDirLockedError } from './db/dir-lock.ts';
 import { createAddressPolicy } from './net/address-policy.ts';
 import { createSafeFetcher } from './net/safe-fetch.ts';
-
-const USAGE = `Usage:
-  node src/main.ts serve                     run the HTTP service (npm start)
-  node src/main.ts migrate                   apply database migrations and exit
-  node src/main.ts keys create [--label L]   create an API key; prints the raw key once, on the last line
-  node src/main.ts keys list                 list keys: id, prefix, label, created, revoked
-  node src/main.ts keys revoke <id>          revoke a key by id`;
 
 async function serve(config: Config): Promise<void> {
   const database = await openDatabase(config);
@@ -22,8 +16,7 @@ async function serve(config: Config): Promise<void> {
   const fetcher = createSafeFetcher({ policy, staticResolve: config.staticResolve });
   const app = await buildApp({ config, db: database.db, fetcher });
   if (config.seedApiKey) {
-    const seed = await ensureSeedKey(database.db, config.seedApiKey);
-    app.log.info({ keyId: seed.id, inserted: seed.inserted }, 'seed API key present');
+    await ensureSeedKey(database.db, config.seedApiKey, app.log);
   } else {
     app.log.warn('AUDIT_SEED_API_KEY is not set; create a key with `npm run cli -- keys create`');
   }
@@ -46,8 +39,8 @@ async function serve(config: Config): Promise<void> {
   await app.listen({ host: config.host, port: config.port });
 }
 
-async function withDatabase<T>(config: Config, work: (database: DatabaseHandle) => Promise<T>): Promise<T> {
-  const database = await openDatabase(config);
+async function withDatabase<T>(work: (database: DatabaseHandle) => Promise<T>): Promise<T> {
+  const database = await openDatabase(loadConfig());
   try {
     return await work(database);
   } finally {
@@ -55,58 +48,166 @@ async function withDatabase<T>(config: Config, work: (database: DatabaseHandle) 
   }
 }
 
-function formatDate(date: Date | null): string {
-  return date ? date.toISOString() : '-';
+async function migrate(): Promise<number> {
+  await withDatabase(async () => {});
+  console.log('Database is at the latest migration.');
+  return 0;
 }
 
-async function keys(config: Config, args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, options: { label: { type: 'string' } }, allowPositionals: true });
-  const [action, ...rest] = positionals;
-  switch (action) {
-    case 'create': {
-      const created = await withDatabase(config, (d) => createApiKey(d.db, values.label ?? null));
-      console.log(`Created API key ${created.id}. Store it now: it is shown only once and cannot be recovered.`);
-      console.log(created.rawKey);
-      return 0;
-    }
-    case 'list': {
-      const rows = await withDatabase(config, (d) => listApiKeys(d.db));
-      console.log(['id', 'prefix', 'created', 'revoked', 'label'].join('\t'));
-      for (const row of rows) {
-        console.log([row.id, `${row.prefix}…`, formatDate(row.createdAt), formatDate(row.revokedAt), row.label ?? ''].join('\t'));
-      }
-      return 0;
-    }
-    case 'revoke': {
-      const id = rest[0];
-      if (!id) break;
-      const result = await withDatabase(config, (d) => revokeApiKey(d.db, id));
-      const messages = { revoked: `Revoked ${id}.`, 'already-revoked': `${id} was already revoked.`, 'not-found': `No key with id ${id}.` };
-      (result === 'not-found' ? console.error : console.log)(messages[result]);
-      return result === 'not-found' ? 1 : 0;
-    }
+async function createKey(label: string | undefined): Promise<number> {
+  const created = await withDatabase((d) => createApiKey(d.db, label ?? null));
+  console.log(`Created API key ${created.id}. Store it now: it is shown only once and cannot be recovered.`);
+  console.log(created.rawKey);
+  return 0;
+}
+
+/** The machine-readable form of a key, for `--json`: dates in ISO 8601, absent values null. */
+function keyJson(row: ApiKeyRow) {
+  return {
+    id: row.id,
+    display: row.display,
+    label: row.label,
+    createdAt: row.createdAt.toISOString(),
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}
+
+function printJson(value: unknown): void {
+  console.log(JSON.stringify(value, null, 2));
+}
+
+async function listKeys(json: boolean | undefined): Promise<number> {
+  const rows = (await withDatabase((d) => listApiKeys(d.db))).map(keyJson);
+  if (json) {
+    printJson(rows);
+    return 0;
   }
-  console.error(USAGE);
-  return 2;
+  console.log(['id', 'display', 'created', 'revoked', 'label'].join('\t'));
+  for (const row of rows) console.log([row.id, row.display, row.createdAt, row.revokedAt ?? '-', row.label ?? ''].join('\t'));
+  return 0;
+}
+
+async function showKey(id: string, json: boolean | undefined): Promise<number> {
+  const row = await withDatabase((d) => getApiKey(d.db, id));
+  if (!row) {
+    console.error(`No key with id ${id}.`);
+    return 1;
+  }
+  const key = keyJson(row);
+  if (json) {
+    printJson(key);
+    return 0;
+  }
+  for (const [field, value] of Object.entries(key)) console.log(`${field.padEnd(11)}${value ?? '-'}`);
+  return 0;
+}
+
+async function revokeKey(id: string): Promise<number> {
+  const result = await withDatabase((d) => revokeApiKey(d.db, id));
+  const messages = { revoked: `Revoked ${id}.`, 'already-revoked': `${id} was already revoked.`, 'not-found': `No key with id ${id}.` };
+  (result === 'not-found' ? console.error : console.log)(messages[result]);
+  return result === 'not-found' ? 1 : 0;
+}
+
+/** The options any command takes, as parseArgs returns them (each command declares its own). */
+type CommandValues = { label?: string; json?: boolean };
+
+interface Command {
+  /** How it is called, for the usage text. */
+  synopsis: string;
+  summary: string;
+  options?: ParseArgsOptionsConfig;
+  /** Names of its positional arguments, all required. */
+  args?: string[];
+  run(values: CommandValues, args: string[]): Promise<number>;
+}
+
+const jsonOption: ParseArgsOptionsConfig = { json: { type: 'boolean' } };
+
+const COMMANDS: Record<string, Command> = {
+  serve: {
+    synopsis: 'serve',
+    summary: 'run the HTTP service (the default; npm start)',
+    run: async () => {
+      await serve(loadConfig());
+      return 0;
+    },
+  },
+  migrate: { synopsis: 'migrate', summary: 'apply database migrations and exit', run: migrate },
+  'keys create': {
+    synopsis: 'keys create [--label L]',
+    summary: 'create an API key; prints the raw key once, alone on the last line',
+    options: { label: { type: 'string' } },
+    run: (values) => createKey(values.label),
+  },
+  'keys list': {
+    synopsis: 'keys list [--json]',
+    summary: 'list keys: id, display, created, revoked, label',
+    options: jsonOption,
+    run: (values) => listKeys(values.json),
+  },
+  'keys show': {
+    synopsis: 'keys show <id> [--json]',
+    summary: 'show one key',
+    options: jsonOption,
+    args: ['id'],
+    run: (values, [id]) => showKey(id!, values.json),
+  },
+  'keys revoke': { synopsis: 'keys revoke <id>', summary: 'revoke a key by id', args: ['id'], run: (_, [id]) => revokeKey(id!) },
+  help: { synopsis: 'help', summary: 'print this usage (so does --help after any command)', run: async () => printUsage() },
+};
+
+const USAGE = [
+  'Usage: node src/main.ts <command> [options]     (npm run cli -- <command> [options])',
+  '',
+  ...Object.values(COMMANDS).map((command) => `  ${command.synopsis.padEnd(26)}${command.summary}`),
+  '',
+  'The database is DATABASE_URL, or the embedded one in AUDIT_DATA_DIR, as for the server.',
+].join('\n');
+
+function printUsage(): number {
+  console.log(USAGE);
+  return 0;
+}
+
+/** A mistake in how the command was called: reported in one line, then the usage, exit 2. */
+class UsageError extends Error {}
+
+function findCommand(argv: string[]): { name: string; command: Command | undefined; rest: string[] } {
+  // No command, or options first, means `serve`: `node src/main.ts --help` prints the usage.
+  if (argv.length === 0 || argv[0]!.startsWith('-')) return { name: 'serve', command: COMMANDS.serve, rest: argv };
+  const words = argv[0] === 'keys' && argv[1] !== undefined && !argv[1].startsWith('-') ? 2 : 1;
+  const name = argv.slice(0, words).join(' ');
+  return { name, command: COMMANDS[name], rest: argv.slice(words) };
+}
+
+function parseCommandLine(command: Command, args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: Boolean(command.args),
+      strict: true,
+    });
+  } catch (error) {
+    // parseArgs reports unknown options, missing values and stray arguments with these codes.
+    if ((error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS_')) throw new UsageError((error as Error).message);
+    throw error;
+  }
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [command = 'serve', ...rest] = argv;
-  const config = loadConfig();
-  switch (command) {
-    case 'serve':
-      await serve(config);
-      return 0;
-    case 'migrate':
-      await withDatabase(config, async () => {});
-      console.log('Database is at the latest migration.');
-      return 0;
-    case 'keys':
-      return keys(config, rest);
-    default:
-      console.error(USAGE);
-      return 2;
+  const { name, command, rest } = findCommand(argv);
+  if (!command) {
+    if (rest.includes('--help') || rest.includes('-h')) return printUsage();
+    throw new UsageError(name === 'keys' ? 'keys needs a subcommand: create, list, show or revoke' : `Unknown command '${name}'`);
   }
+  const { values, positionals } = parseCommandLine(command, rest);
+  if (values.help) return printUsage();
+  const expected = command.args ?? [];
+  if (positionals.length < expected.length) throw new UsageError(`${name} needs <${expected[positionals.length]}>`);
+  if (positionals.length > expected.length) throw new UsageError(`Unexpected argument '${positionals[expected.length]}'`);
+  return command.run(values as CommandValues, positionals);
 }
 
 main(process.argv.slice(2)).then(
@@ -114,6 +215,11 @@ main(process.argv.slice(2)).then(
     if (code !== 0) process.exit(code);
   },
   (error: unknown) => {
+    if (error instanceof UsageError) {
+      console.error(`error: ${error.message}`);
+      console.error(USAGE);
+      process.exit(2);
+    }
     if (error instanceof ConfigError || error instanceof DataDirLockedError) {
       console.error(`error: ${error.message}`);
     } else {

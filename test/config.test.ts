@@ -21,14 +21,14 @@ test('values are read and parsed', () => {
     HOST: '0.0.0.0',
     PORT: '8080',
     DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test',
-    AUDIT_SEED_API_KEY: 'a-long-enough-seed-key',
+    AUDIT_SEED_API_KEY: 'a-seed-key-of-exactly-32-chars-x',
     AUDIT_RATE_LIMIT: '1000',
     AUDIT_RATE_WINDOW_SECONDS: '1',
     AUDIT_RESOLVE: 'a.test=127.0.0.1,a.test=::1',
     AUDIT_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8, ::1/128',
   });
   assert.equal(config.port, 8080);
-  assert.equal(config.seedApiKey, 'a-long-enough-seed-key');
+  assert.equal(config.seedApiKey, 'a-seed-key-of-exactly-32-chars-x');
   assert.deepEqual(config.rateLimit, { limit: 1000, windowSeconds: 1 });
   assert.deepEqual(config.staticResolve.get('a.test'), ['127.0.0.1', '::1']);
   assert.equal(config.allowPrivateNetworks.length, 2);
@@ -40,6 +40,7 @@ const bad: [string, Record<string, string>, RegExp][] = [
   ['zero rate limit', { AUDIT_RATE_LIMIT: '0' }, /^AUDIT_RATE_LIMIT/],
   ['fractional window', { AUDIT_RATE_WINDOW_SECONDS: '1.5' }, /^AUDIT_RATE_WINDOW_SECONDS/],
   ['short seed key', { AUDIT_SEED_API_KEY: 'short' }, /^AUDIT_SEED_API_KEY/],
+  ['seed key one short of 32', { AUDIT_SEED_API_KEY: 'x'.repeat(31) }, /^AUDIT_SEED_API_KEY must be at least 32 characters long \(got 31\)/],
   ['bad CIDR', { AUDIT_ALLOW_PRIVATE_NETWORKS: '10.0.0.0/33' }, /^AUDIT_ALLOW_PRIVATE_NETWORKS/],
   ['bad resolve entry', { AUDIT_RESOLVE: 'a.test' }, /^AUDIT_RESOLVE/],
   ['bad resolve address', { AUDIT_RESOLVE: 'a.test=not-an-ip' }, /^AUDIT_RESOLVE/],

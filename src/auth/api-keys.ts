@@ -2,6 +2,7 @@
 // the raw key is never persisted, logged or returned after `create` prints it once.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { BaseLogger } from 'pino';
 import type { Database } from '../db/schema.ts';
 
 export interface ApiKeyIdentity {
@@ -10,47 +11,94 @@ export interface ApiKeyIdentity {
 
 export interface ApiKeyRow {
   id: string;
-  prefix: string;
+  /** What an operator sees instead of the key: `ask_AbCd` or `sha256:1a2b3c4d` (see below). */
+  display: string;
   label: string | null;
   createdAt: Date;
   revokedAt: Date | null;
 }
 
-const PREFIX_LENGTH = 8;
+/** A fixed, non-secret type prefix: secret scanners and people recognise the key by it. */
+const KEY_TYPE_PREFIX = 'ask_';
+const SEED_LABEL = 'seed (AUDIT_SEED_API_KEY)';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function hashApiKey(rawKey: string): string {
   return createHash('sha256').update(rawKey, 'utf8').digest('hex');
 }
 
-/** A new raw key: 32 random bytes, base64url, with a recognisable prefix for secret scanners. */
+/** A new raw key: the type prefix, then 32 random bytes in base64url (43 characters). */
 export function generateRawKey(): string {
-  return `ask_${randomBytes(32).toString('base64url')}`;
-}
-
-async function insertKey(db: Kysely<Database>, rawKey: string, label: string | null): Promise<{ id: string; inserted: boolean }> {
-  const keyHash = hashApiKey(rawKey);
-  const inserted = await db
-    .insertInto('api_keys')
-    .values({ id: randomUUID(), key_hash: keyHash, prefix: rawKey.slice(0, PREFIX_LENGTH), label })
-    .onConflict((conflict) => conflict.column('key_hash').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  if (inserted) return { id: inserted.id, inserted: true };
-  const existing = await db.selectFrom('api_keys').select('id').where('key_hash', '=', keyHash).executeTakeFirstOrThrow();
-  return { id: existing.id, inserted: false };
+  return `${KEY_TYPE_PREFIX}${randomBytes(32).toString('base64url')}`;
 }
 
 /**
- * Inserts the seed key's hash when it is absent; idempotent, safe for several processes starting
- * at once. A previously revoked seed stays revoked: rotation means setting a new value.
+ * A generated key displays as its type prefix plus its first 4 random characters, as API
+ * providers show keys: 24 of its 256 random bits, enough to tell keys apart.
  */
-export function ensureSeedKey(db: Kysely<Database>, rawKey: string) {
-  return insertKey(db, rawKey, 'seed (AUDIT_SEED_API_KEY)');
+function generatedKeyDisplay(rawKey: string): string {
+  return rawKey.slice(0, KEY_TYPE_PREFIX.length + 4);
+}
+
+/**
+ * An operator-chosen seed key may be far less random than a generated one, so none of its
+ * characters is shown: only 8 hex characters of its SHA-256. Migration 0002 computes the same
+ * form in SQL for rows stored before it.
+ */
+function keyFingerprint(keyHash: string): string {
+  return `sha256:${keyHash.slice(0, 8)}`;
+}
+
+async function insertKey(
+  db: Kysely<Database>,
+  keyHash: string,
+  display: string,
+  label: string | null,
+): Promise<{ id: string; inserted: boolean; revokedAt: Date | null }> {
+  const inserted = await db
+    .insertInto('api_keys')
+    .values({ id: randomUUID(), key_hash: keyHash, display, label })
+    .onConflict((conflict) => conflict.column('key_hash').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (inserted) return { id: inserted.id, inserted: true, revokedAt: null };
+  const existing = await db.selectFrom('api_keys').select(['id', 'revoked_at']).where('key_hash', '=', keyHash).executeTakeFirstOrThrow();
+  return { id: existing.id, inserted: false, revokedAt: existing.revoked_at };
+}
+
+export type SeedKeyStatus = 'created' | 'present' | 'revoked';
+
+/**
+ * Inserts the seed key's hash when it is absent; idempotent, safe for several processes starting
+ * at once. A previously revoked seed stays revoked (rotation means setting a new value), and
+ * starting with one is logged at warn: the operator believes it works, and no request will pass.
+ */
+export async function ensureSeedKey(
+  db: Kysely<Database>,
+  rawKey: string,
+  log: Pick<BaseLogger, 'info' | 'warn'>,
+): Promise<{ id: string; status: SeedKeyStatus }> {
+  const keyHash = hashApiKey(rawKey);
+  const seed = await insertKey(db, keyHash, keyFingerprint(keyHash), SEED_LABEL);
+  const keyId = seed.id;
+  if (seed.inserted) {
+    log.info({ keyId }, 'seed API key created');
+    return { id: keyId, status: 'created' };
+  }
+  if (seed.revokedAt) {
+    log.warn(
+      { keyId, revokedAt: seed.revokedAt.toISOString() },
+      'seed API key is revoked and stays revoked: set a new AUDIT_SEED_API_KEY, or create a key with the CLI',
+    );
+    return { id: keyId, status: 'revoked' };
+  }
+  log.info({ keyId }, 'seed API key present');
+  return { id: keyId, status: 'present' };
 }
 
 export async function createApiKey(db: Kysely<Database>, label: string | null): Promise<{ id: string; rawKey: string }> {
   const rawKey = generateRawKey();
-  const { id } = await insertKey(db, rawKey, label);
+  const { id } = await insertKey(db, hashApiKey(rawKey), generatedKeyDisplay(rawKey), label);
   return { id, rawKey };
 }
 
@@ -65,21 +113,24 @@ export async function authenticateApiKey(db: Kysely<Database>, rawKey: string | 
     .executeTakeFirst();
 }
 
-export async function listApiKeys(db: Kysely<Database>): Promise<ApiKeyRow[]> {
-  const rows = await db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();
-  return rows.map((row) => ({
-    id: row.id,
-    prefix: row.prefix,
-    label: row.label,
-    createdAt: row.created_at,
-    revokedAt: row.revoked_at,
-  }));
+function selectKeys(db: Kysely<Database>) {
+  return db.selectFrom('api_keys').select(['id', 'display', 'label', 'created_at as createdAt', 'revoked_at as revokedAt']);
+}
+
+export function listApiKeys(db: Kysely<Database>): Promise<ApiKeyRow[]> {
+  return selectKeys(db).orderBy('created_at').orderBy('id').execute();
+}
+
+/** The key with this id; undefined when there is none (including ids that are not UUIDs). */
+export async function getApiKey(db: Kysely<Database>, id: string): Promise<ApiKeyRow | undefined> {
+  if (!UUID.test(id)) return undefined;
+  return selectKeys(db).where('id', '=', id).executeTakeFirst();
 }
 
 export type RevokeResult = 'revoked' | 'already-revoked' | 'not-found';
 
 export async function revokeApiKey(db: Kysely<Database>, id: string): Promise<RevokeResult> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return 'not-found';
+  if (!UUID.test(id)) return 'not-found';
   const updated = await db
     .updateTable('api_keys')
     .set({ revoked_at: new Date() })

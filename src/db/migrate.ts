@@ -3,10 +3,12 @@
 import type { Kysely } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import * as initial from './migrations/0001_initial.ts';
+import * as keyDisplay from './migrations/0002_key_display.ts';
 import * as auditReadback from './migrations/0003_audit_readback.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
+  '0002_key_display': keyDisplay,
   '0003_audit_readback': auditReadback,
 };
 

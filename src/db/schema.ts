@@ -6,7 +6,8 @@ type CreatedAt = ColumnType<Date, Date | undefined, never>;
 export interface ApiKeysTable {
   id: string;
   key_hash: string;
-  prefix: string;
+  /** `ask_` + 4 characters of a generated key, or `sha256:` + 8 hex characters of a seed's hash. */
+  display: string;
   label: string | null;
   created_at: CreatedAt;
   revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;

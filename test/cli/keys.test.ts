@@ -1,4 +1,4 @@
-// The key-management CLI as an operator runs it: a real process on a real embedded database.
+// The CLI as an operator runs it: a real process on a real embedded database.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,6 +13,7 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [main, ...args], {
       env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },
+      timeout: 60_000, // a command that never ends (a server started by mistake) fails, not hangs
     });
     let stdout = '';
     let stderr = '';
@@ -23,7 +24,15 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
   });
 }
 
-test('keys create, list and revoke on the embedded database', async () => {
+interface KeyJson {
+  id: string;
+  display: string;
+  label: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+test('keys create, list, show and revoke on the embedded database', async () => {
   const env = { AUDIT_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'audit-cli-')) };
 
   const created = await cli(['keys', 'create', '--label', 'ci pipeline'], env);
@@ -33,29 +42,92 @@ test('keys create, list and revoke on the embedded database', async () => {
   assert.match(rawKey, /^ask_[A-Za-z0-9_-]{43}$/, 'the raw key is alone on the last line');
   const id = /Created API key ([0-9a-f-]{36})/.exec(created.stdout)?.[1];
   assert.ok(id);
+  const display = rawKey.slice(0, 8);
 
   const listed = await cli(['keys', 'list'], env);
   assert.equal(listed.code, 0, listed.stderr);
+  assert.equal(listed.stdout.split('\n')[0], 'id\tdisplay\tcreated\trevoked\tlabel');
   const row = listed.stdout.split('\n').find((line) => line.startsWith(id));
-  assert.ok(row, listed.stdout);
-  assert.ok(row.includes(rawKey.slice(0, 8)), 'shows a short prefix');
-  assert.equal(listed.stdout.includes(rawKey), false, 'never the raw key');
-  assert.match(row, /\t-\tci pipeline$/, 'not revoked yet');
+  assert.match(row ?? listed.stdout, new RegExp(`^${id}\\t${display}\\t\\d{4}-\\d\\d-\\d\\dT[^\\t]+Z\\t-\\tci pipeline$`));
+
+  const json = await cli(['keys', 'list', '--json'], env);
+  assert.equal(json.code, 0, json.stderr);
+  const keys = JSON.parse(json.stdout) as KeyJson[];
+  assert.deepEqual(Object.keys(keys[0]!), ['id', 'display', 'label', 'createdAt', 'revokedAt']);
+  const key = keys.find((k) => k.id === id);
+  assert.deepEqual({ ...key, createdAt: undefined }, { id, display, label: 'ci pipeline', createdAt: undefined, revokedAt: null });
+  assert.equal(new Date(key!.createdAt).toISOString(), key!.createdAt);
+
+  const shownJson = await cli(['keys', 'show', id, '--json'], env);
+  assert.equal(shownJson.code, 0, shownJson.stderr);
+  assert.deepEqual(JSON.parse(shownJson.stdout), key);
+  const shown = await cli(['keys', 'show', id], env);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.match(shown.stdout, new RegExp(`^id +${id}$`, 'm'));
+  assert.match(shown.stdout, new RegExp(`^display +${display}$`, 'm'));
+  assert.match(shown.stdout, /^revokedAt +-$/m);
+
+  for (const output of [listed, json, shownJson, shown]) assert.equal(output.stdout.includes(rawKey), false, 'never the raw key');
 
   const revoked = await cli(['keys', 'revoke', id], env);
   assert.equal(revoked.code, 0, revoked.stderr);
   assert.match(revoked.stdout, /Revoked/);
-  const relisted = await cli(['keys', 'list'], env);
-  assert.match(relisted.stdout.split('\n').find((line) => line.startsWith(id))!, /\t\d{4}-\d\d-\d\dT[^\t]+\tci pipeline$/);
+  const afterRevoke = JSON.parse((await cli(['keys', 'show', id, '--json'], env)).stdout) as KeyJson;
+  assert.equal(new Date(afterRevoke.revokedAt!).toISOString(), afterRevoke.revokedAt);
 
-  const unknown = await cli(['keys', 'revoke', '00000000-0000-4000-8000-000000000000'], env);
-  assert.equal(unknown.code, 1);
-  assert.match(unknown.stderr, /No key with id/);
-
-  const usage = await cli(['keys', 'rotate'], env);
-  assert.equal(usage.code, 2);
-  assert.match(usage.stderr, /Usage:/);
+  for (const command of ['revoke', 'show']) {
+    const unknown = await cli(['keys', command, '00000000-0000-4000-8000-000000000000'], env);
+    assert.equal(unknown.code, 1, command);
+    assert.match(unknown.stderr, /^No key with id 00000000-0000-4000-8000-000000000000\.\n$/, command);
+  }
 });
+
+// How the CLI answers being asked for help or called wrongly. None of these opens the database or
+// reads the configuration, so a broken environment does not hide the usage.
+const usageCases: { args: string[]; code: 0 | 2; error?: RegExp }[] = [
+  { args: ['--help'], code: 0 },
+  { args: ['-h'], code: 0 },
+  { args: ['help'], code: 0 },
+  { args: ['serve', '--help'], code: 0 },
+  { args: ['keys', '--help'], code: 0 },
+  { args: ['keys', 'list', '--help'], code: 0 },
+  { args: ['keys', 'revoke', '-h'], code: 0 },
+  { args: ['--bogus'], code: 2, error: /^Unknown option '--bogus'/ },
+  { args: ['keys', 'list', '--bogus'], code: 2, error: /^Unknown option '--bogus'/ },
+  { args: ['keys', 'show', '--bogus'], code: 2, error: /^Unknown option '--bogus'/ },
+  { args: ['keys', 'list', '--json=yes'], code: 2, error: /^Option '--json' does not take an argument/ },
+  { args: ['keys', 'create', '--label'], code: 2, error: /^Option '--label <value>' argument missing/ },
+  { args: ['keys', 'create', 'ci'], code: 2, error: /^Unexpected argument 'ci'/ },
+  { args: ['frobnicate'], code: 2, error: /^Unknown command 'frobnicate'$/ },
+  { args: ['keys', 'rotate'], code: 2, error: /^Unknown command 'keys rotate'$/ },
+  { args: ['keys'], code: 2, error: /^keys needs a subcommand/ },
+  { args: ['keys', 'show'], code: 2, error: /^keys show needs <id>$/ },
+  { args: ['keys', 'revoke', 'a', 'b'], code: 2, error: /^Unexpected argument 'b'$/ },
+  { args: ['help', 'keys'], code: 2, error: /^Unexpected argument 'keys'/ },
+];
+
+for (const { args, code, error } of usageCases) {
+  test(`\`${args.join(' ')}\` exits ${code}`, async () => {
+    const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'audit-cli-usage-')), 'data');
+    const result = await cli(args, { AUDIT_DATA_DIR: dataDir, AUDIT_RATE_LIMIT: 'many' });
+    assert.equal(result.code, code, result.stderr);
+    if (code === 0) {
+      assert.match(result.stdout, /^Usage: /);
+      assert.equal(result.stderr, '');
+    } else {
+      assert.equal(result.stdout, '');
+      const [first, ...usage] = result.stderr.split('\n');
+      assert.match(first!, /^error: /);
+      assert.match(first!.slice('error: '.length), error!);
+      assert.match(usage.join('\n'), /^Usage: /, 'the usage follows the one line');
+      assert.equal(result.stderr.includes('    at '), false, 'no stack trace');
+    }
+    for (const command of ['keys create', 'keys list', 'keys show <id>', 'keys revoke <id>', 'migrate', 'serve', 'help']) {
+      assert.ok((result.stdout || result.stderr).includes(`  ${command}`), `usage lists ${command}`);
+    }
+    assert.equal(fs.existsSync(dataDir), false, 'no database was opened');
+  });
+}
 
 test('the CLI says clearly when the server holds the embedded database', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-cli-locked-'));
@@ -74,4 +146,11 @@ test('a bad environment value is reported by name', async () => {
   const result = await cli(['keys', 'list'], { AUDIT_RATE_LIMIT: 'many' });
   assert.equal(result.code, 1);
   assert.match(result.stderr, /^error: AUDIT_RATE_LIMIT must be an integer/);
+});
+
+test('the service refuses to start with a short seed key, saying why', async () => {
+  const result = await cli(['serve'], { AUDIT_SEED_API_KEY: 'change-me-please' });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /^error: AUDIT_SEED_API_KEY must be at least 32 characters long \(got 16\)/);
+  assert.equal(result.stderr.includes('change-me-please'), false, 'the key itself is not echoed');
 });
