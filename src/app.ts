@@ -75,6 +75,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // rather than keep reading, and later time out, an upload nobody will use.
     if (!request.raw.complete) reply.header('Connection', 'close');
   });
+  // A client that gives up is routine, whatever stage its request reached: info, never error.
+  app.addHook('onRequestAbort', async (request) => {
+    request.log.info('client closed the connection before the answer');
+  });
   registerErrorHandlers(app);
 
   await app.register(swagger, {

@@ -209,9 +209,13 @@ describe('every connection ends within its timeout', () => {
     // Abort once the app has the request: its incoming-request line marks that.
     await waitFor(() => service.logs.slice(before).some((line) => line.msg === 'incoming request'));
     socket.destroy();
-    await waitFor(() => service.logs.slice(before).some((line) => line.code === 'ECONNRESET'));
+    // Whether the abort found the request in its hooks or reading its body (that depends on how
+    // fast the database answered the key lookup), it is logged once at info and never as an error.
+    const aborted = (line: Record<string, unknown>) => line.msg === 'client closed the connection before the answer';
+    await waitFor(() => service.logs.slice(before).some(aborted));
     const lines = service.logs.slice(before);
-    assert.equal(lines.find((line) => line.code === 'ECONNRESET')?.level, 30);
+    assert.equal(lines.find(aborted)?.level, 30);
+    assert.deepEqual(lines.filter((line) => line.code === 'ECONNRESET' && line.level !== 30), []);
     assert.deepEqual(lines.filter((line) => (line.level as number) >= 50), []);
   });
 });
