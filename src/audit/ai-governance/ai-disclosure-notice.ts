@@ -12,10 +12,10 @@
 // "Kiosk" never do.
 import type { Control, Outcome } from '../control.ts';
 import type { Page } from '../page.ts';
-import { discourseOf, hitsIn, isNegated, type Discourse, type Sentence } from './discourse.ts';
+import { discourseOf, hitsIn, isNegated, mentionsAi, type Discourse, type Sentence } from './discourse.ts';
 import { corpusOf, linked, targetWithHref, notFound, quoted, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
-import { A, AI_TERMS, DEPLOYER_VOICE, H, SERVICE_VOICE, findAll, lexeme, type Span } from './lexicon.ts';
+import { A, AI_TERMS, H, OUR, REPORTING, findAll, lexeme } from './lexicon.ts';
 
 /** Content or a decision labelled as made by AI: a disclosure in any voice. */
 export const MADE_BY_AI = lexeme({
@@ -54,42 +54,66 @@ export function disclosureOf(d: Discourse): Disclosure | undefined {
   return found ?? undefined;
 }
 
+/**
+ * The first sentence, in reading order, that discloses AI the site itself uses or offers.
+ *
+ * - On editorial pages (a byline or genre label: news, reviews, opinion) the AI discussed is
+ *   usually someone else's, so only the site's own voice counts: "our AI …", or a label on its
+ *   own content ("this summary was written with AI", a caption "AI-generated image").
+ * - Elsewhere (product, service, policy and help pages) the page describes what the site
+ *   offers, so an affirmed AI term is a disclosure: "An AI vision model locates parts in the bin".
+ * - Anywhere, a sentence that attributes the system to another party ("Lumio says", "nach
+ *   Angaben des Herstellers") reports rather than discloses.
+ */
 function findDisclosure(d: Discourse): Disclosure | undefined {
   for (const sentence of d.sentences) {
-    for (const hit of hitsIn(sentence, MADE_BY_AI)) {
-      if (!isNegated(d, sentence, hit.start, hit.end)) return { sentence, hit };
-    }
-    const ai = hitsIn(sentence, AI_TERMS).find((hit) => !isNegated(d, sentence, hit.start, hit.end) && ownVoice(sentence, hit));
+    if (isReported(d, sentence)) continue;
+    const affirmed = (hit: Hit) => !isNegated(d, sentence, hit.start, hit.end);
+    const made = hitsIn(sentence, MADE_BY_AI).find(affirmed);
+    if (made !== undefined && (!d.editorial || isLabel(sentence) || hitsIn(sentence, THIS_CONTENT).length > 0)) return { sentence, hit: made };
+    const ai = hitsIn(sentence, AI_TERMS).find((hit) => affirmed(hit) && !isTopicLabel(sentence, hit) && (!d.editorial || possessed(sentence, hit)));
     if (ai !== undefined) return { sentence, hit: ai };
   }
   return undefined;
 }
 
-/** How far (characters) a first- or second-person word may be from the AI term it frames. */
-const VOICE_REACH = 50;
-
 /**
- * The site speaking of its own system: "our AI damage assessment tool", "you are chatting with
- * an AI". Not when the words between make AI the subject of study ("we looked at how AI might
- * change", "wir fragten, ob KI").
+ * The sentence, or an AI sentence of its section, attributes the system to another party: the
+ * heading "Port operator bets on AI" of a section whose next sentence says "announced" reports
+ * too.
  */
-function ownVoice(s: Sentence, hit: Hit): boolean {
-  const at = { start: hit.start - s.start, end: hit.end - s.start };
-  const frames = (span: Span): boolean => {
-    if (span.end < at.start - VOICE_REACH || span.start > at.end + VOICE_REACH) return false;
-    const between = span.end <= at.start ? s.lower.slice(span.end, at.start) : s.lower.slice(at.end, span.start);
-    return findAll(ABOUT_AI, between, between).length === 0;
-  };
-  return findAll(DEPLOYER_VOICE, s.text, s.lower).some(frames) || findAll(SERVICE_VOICE, s.text, s.lower).some(frames);
+function isReported(d: Discourse, s: Sentence): boolean {
+  const reports = (x: Sentence) => hitsIn(x, REPORTING).length > 0;
+  if (reports(s)) return true;
+  return s.section !== null && s.section.sentences.some((x) => reports(x) && mentionsAi(d, x));
 }
 
-/** Words that turn AI into a topic rather than the speaker's own system. */
-const ABOUT_AI = lexeme({
+/** A sentence that is nothing but the AI term: a menu entry, tag or category ("Machine Learning"). */
+function isTopicLabel(s: Sentence, hit: Hit): boolean {
+  return s.text.replace(/[\s.:·|>»›#-]+/gu, '').length <= hit.end - hit.start;
+}
+
+/** A caption or badge on the page's own content: a few words ("AI-generated image"). */
+const LABEL_MAX_WORDS = 8;
+function isLabel(s: Sentence): boolean {
+  return s.text.split(' ').length <= LABEL_MAX_WORDS;
+}
+
+/** The page's own content as the subject: "this article", "dieser Text", "cette réponse", "este resumen". */
+const THIS_CONTENT = lexeme({
   lower: [
-    String.raw`how|why|whether|what|about|impact|know|knew|believe|think|expect|predict|hope|fear|see|saw|say|said|argue|asked|looked`,
-    String.raw`wie|ob|warum|über|wissen|glauben|denken|erwarten|comment|pourquoi|sur|savons|croyons|pensons|cómo|por qué|sobre|sabemos|creemos|pensamos|come|perché|sappiamo|crediamo|pensiamo|hoe|waarom|over|weten|denken|como|porque|acreditamos`,
+    String.raw`(?:this|these|dieser|diese|dieses|ce|cet|cette|ces|este|esta|estos|estas|estes|questo|questa|questi|queste|deze|dit) (?:\p{L}+ ){0,2}?(?:article|text|story|summary|summaries|image|images|photo|illustration|content|answer|reply|translation|artikel|beitrag|bild|bilder|inhalt|antwort|zusammenfassung|übersetzung|texte|résumé|contenu|réponse|traduction|artículo|texto|resumen|imagen|contenido|respuesta|traducción|articolo|testo|riassunto|immagine|contenuto|risposta|traduzione|tekst|samenvatting|afbeelding|inhoud|antwoord|vertaling|artigo|resumo|imagem|conteúdo|resposta|tradução)`,
   ],
 });
+
+/** How many words a possessive may stand before the AI term it owns ("our new AI-powered search"). */
+const POSSESSIVE_REACH_WORDS = 2;
+
+/** "our AI travel planner", "unser neuer KI-Assistent": the AI term right after a first-person possessive. */
+function possessed(s: Sentence, hit: Hit): boolean {
+  const before = s.lower.slice(0, hit.start - s.start).trimEnd().split(' ');
+  return before.slice(-1 - POSSESSIVE_REACH_WORDS).some((word) => findAll(OUR, word, word).length > 0);
+}
 
 export const DISCLOSURE_EXAMPLES = [
   'generated by AI',

@@ -11,7 +11,7 @@
 import type { Element } from 'domhandler';
 import type { Page } from '../page.ts';
 import { corpusOf, type Corpus, type Hit } from './evidence.ts';
-import { AI_TERMS, NEGATION, NOT_A_NEGATION, SYSTEM_NAME_DECLARATION, findAll, firstMatch, type Lexeme } from './lexicon.ts';
+import { AI_TERMS, EDITORIAL_MARK, NOT_A_NEGATION, negationFor, SYSTEM_NAME_DECLARATION, WITHOUT, findAll, firstMatch, type Lexeme } from './lexicon.ts';
 
 export interface Section {
   /** The heading sentence, or null for a landmark's untitled start. */
@@ -52,6 +52,10 @@ export interface Discourse {
   systemNames: readonly string[];
   /** The title or h1 is about an AI system. */
   pageAboutAi: boolean;
+  /** A byline or genre label marks the page as news, review or opinion (see EDITORIAL_MARK). */
+  editorial: boolean;
+  /** The negation words of the page's language. */
+  negation: Lexeme;
 }
 
 const discourses = new WeakMap<Page, Discourse>();
@@ -130,11 +134,16 @@ function build(corpus: Corpus): Discourse {
       current.sentences.push(s);
     }
   });
-  // The title, metas, JSON-LD and link names the reader does not see as text, outside any section.
-  for (const segment of corpus.segments) sentences.push(...split(corpus, segment.start, segment.end, -1, null));
+  // The title and the names of links (aria-label, title, alt), outside any section. Metas and
+  // JSON-LD are left out: a visitor never sees them, and a signal must be visible.
+  for (const segment of corpus.segments) {
+    if (segment.where === 'JSON-LD' || segment.where.startsWith('meta ')) continue;
+    sentences.push(...split(corpus, segment.start, segment.end, -1, null));
+  }
 
   const systemNames = findSystemNames(sentences);
-  const discourse: Discourse = { corpus, sentences, sections, systemNames, pageAboutAi: false };
+  const editorial = isEditorial(page);
+  const discourse: Discourse = { corpus, sentences, sections, systemNames, pageAboutAi: false, editorial, negation: negationFor(page.lang) };
   const title = sentences.find((s) => s.blockIndex === -1 && corpus.segments[0]?.where === 'the title' && s.start === corpus.segments[0].start);
   const h1 = sections.find((s) => s.level === 1)?.heading;
   discourse.pageAboutAi = [title, h1].some((s) => s !== undefined && s !== null && isAiSentence(discourse, s));
@@ -154,6 +163,29 @@ function split(corpus: Corpus, start: number, end: number, blockIndex: number, s
   }
   if (from < text.length) out.push(sentence(corpus, start + from, end, blockIndex, section, false));
   return out;
+}
+
+/** Article types of schema.org that mark authored content. */
+const ARTICLE_TYPE = /^(?:\w*Article|BlogPosting|LiveBlogPosting|Review|OpinionNewsArticle|Report|Column)$/;
+
+/**
+ * News, reviews, opinion and blog posts: a byline or genre label in the text, or the page's own
+ * metadata saying so (og:type article, an author meta, schema.org Article types). There the AI
+ * under discussion is usually someone else's.
+ */
+function isEditorial(page: Page): boolean {
+  if (page.textBlocks.some((block) => block.text.length <= 160 && EDITORIAL_MARK.test(block.text))) return true;
+  if (page.metas.some((m) => (m.key === 'og:type' && m.content.trim().toLowerCase() === 'article') || m.key === 'author' || m.key === 'article:author')) return true;
+  return page.jsonLd.some(({ data }) => jsonLdTypes(data).some((type) => ARTICLE_TYPE.test(type)));
+}
+
+/** The `@type`s of a JSON-LD block, its `@graph` included (one level: types nest no deeper in practice). */
+function jsonLdTypes(data: unknown): string[] {
+  const items = Array.isArray(data) ? data : [data, ...(((data as { '@graph'?: unknown })?.['@graph'] as unknown[]) ?? [])];
+  return items.flatMap((item) => {
+    const type = (item as { '@type'?: unknown } | null)?.['@type'];
+    return typeof type === 'string' ? [type] : Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : [];
+  });
 }
 
 function sentence(corpus: Corpus, start: number, end: number, blockIndex: number, section: Section | null, isHeading: boolean): Sentence {
@@ -235,8 +267,8 @@ const CLAUSE_BREAK = /[,:;–—(]|\b(?:but|however|aber|jedoch|mais|pero|sino|m
 /**
  * Whether the cue at `[start, end)` of the corpus is negated: a negation word in its clause, up
  * to NEGATION_REACH characters before it or inside it ("we do not use AI", "keine KI-generierten
- * Bilder", "sans intervention"). Two negations cancel ("no decision is made without a human
- * review"), and "not only" is no negation.
+ * Bilder", "sans intervention humaine"). A negation followed by "without" is a double negation
+ * and affirms ("no decision is made without a human review"); "not only" is no negation.
  */
 export function isNegated(discourse: Discourse, s: Sentence, start: number, end: number): boolean {
   const from = Math.max(s.start, start - NEGATION_REACH);
@@ -247,8 +279,9 @@ export function isNegated(discourse: Discourse, s: Sentence, start: number, end:
   CLAUSE_BREAK.lastIndex = 0;
   for (let m = CLAUSE_BREAK.exec(window); m !== null && m.index < cueOffset; m = CLAUSE_BREAK.exec(window)) clauseStart = m.index + m[0].length;
   window = window.slice(clauseStart);
-  const negations = findAll(NEGATION, window, window).length - findAll(NOT_A_NEGATION, window, window).length;
-  return negations % 2 === 1;
+  const negations = findAll(discourse.negation, window, window).length - findAll(NOT_A_NEGATION, window, window).length;
+  const without = findAll(WITHOUT, window, window).length > 0;
+  return negations > 0 ? !without : without;
 }
 
 /** The hits of a lexeme inside a sentence, as corpus offsets. */

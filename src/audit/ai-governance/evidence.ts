@@ -337,7 +337,7 @@ export function linked(corpus: Corpus, status: Outcome['status'], what: string, 
 
 
 /** Where the text-based controls look, for "not found" evidence. */
-export const SEARCHED = 'visible text, headings, links, meta or JSON-LD';
+export const SEARCHED = 'visible text, headings, the title or links';
 
 
 /** `No <what> found in <where> (looked for: …)`. */

@@ -67,9 +67,11 @@ export const A = "['\u2019]";
 export const AI_TERMS = lexeme({
   lower: [
     // English
-    String.raw`artificial intelligence|machine${H}learning|deep${H}learning|neural (?:network|net)s?|generative ai|gen${H}ai`,
-    String.raw`(?:large |small )?language models?|llms?|foundation models?|(?:ai|ml|vision|speech|scoring|predictive|machine${H}learning|recommendation|detection|classification|ranking|triage) models?`,
-    String.raw`(?:ai|automated|algorithmic)${H}(?:systems?|tools?|assistants?|agents?|software|technolog(?:y|ies)|features?|engines?|decisions?|decision${H}making|processing|screening|scoring)`,
+    String.raw`artificial${H}intelligence|machine${H}learning|deep${H}learning|neural${H}(?:network|net)s?|generative${H}ai|gen${H}ai|self${H}learning (?:system|algorithm|model)s?|selbstlernende\p{L}* (?:system|algorithm|modell)\p{L}*|zelflerend\p{L}* (?:algoritme|systeem|model)\p{L}*`,
+    String.raw`(?:large |small )?language models?|llms?|foundation models?|(?:ai|ml|vision|speech|machine${H}learning|deep${H}learning) models?`,
+    String.raw`(?:ai|automated|algorithmic)${H}(?:[\p{L}-]+ ){0,2}?(?:systems?|tools?|assistants?|agents?|software|technolog(?:y|ies)|features?|engines?|decisions?|decision${H}making|processing|screening|scoring|checks?|models?)`,
+    String.raw`(?:decisions?|entscheidung\p{L}*|décisions?|decisi(?:ón|ones)|decision[ei]|beslissing\p{L}*|besluit\p{L}*|decis(?:ão|ões)) (?:\p{L}+ ){0,5}?(?:automatically|automatisch|automatiquement|automáticamente|automaticamente|automatica\p{L}*)`,
+    String.raw`automatically (?:\p{L}+ ){0,2}?(?:decid|declin|approv|reject|assess|scor|screen|rank|select|flag|block|freez|match|sort|generat|translat|summari[sz]|transcrib)\p{L}*`,
     String.raw`automated (?:individual )?decision${H}making|automatic decision${H}making|chat${H}bots?|virtual (?:assistant|agent)s?|computer vision|natural language processing|speech recognition`,
     String.raw`(?:ai|a\.i\.)${H}(?:generated|created|written|produced|assisted|powered|driven|based|enabled|supported|enhanced)`,
     // An algorithm that decides about people or cases, in any of the languages.
@@ -88,31 +90,49 @@ export const AI_TERMS = lexeme({
     // Portuguese
     String.raw`inteligência artificial|aprendi(?:zagem|zado) (?:automátic[ao]|de máquina)|modelos? de linguagem|redes? neura(?:l|is)|decis(?:ão|ões) automatizadas?|assistente virtual`,
   ],
-  exact: [String.raw`AI|A\.I\.|KI|IA|GenAI|LLMs?|GPT-?\d[\w.-]*|ChatGPT|(?:AI|KI|IA)-\p{L}+|\p{L}+-(?:AI|KI|IA)`],
-});
-
-/** Negation words by language. "no" is Spanish/Italian/Portuguese and English alike. */
-export const NEGATION = lexeme({
-  lower: [
-    String.raw`not|n${A}t|never|no|none|nothing|neither|nor|without|cannot`,
-    String.raw`nicht|kein\p{L}*|nie|niemals|ohne`,
-    String.raw`ne|n${A}|pas|jamais|aucun\p{L}*|sans|ni|nul\p{L}*`,
-    String.raw`nunca|ningun\p{L}*|ningún|nada|sin|tampoco`,
-    String.raw`non|nessun\p{L}*|senza|mai`,
-    String.raw`niet|geen|nooit|zonder`,
-    String.raw`não|nenhum\p{L}*|sem|jamais`,
+  exact: [
+    // "AI", "KI", "IA" alone only as a noun in running text: after an article, preposition or
+    // possessive ("the AI", "mit KI", "dell'IA", "our AI"), or opening a sentence. So "Amnesty
+    // AI", "Des Moines, IA" and "KIA" are not AI.
+    String.raw`(?<=(?:^|[\s(])(?:the|an?|our|their|its|your|with|by|using|uses?|used|of|to|and|or|from|through|via|for|on|in|about|die|der|den|dem|mit|durch|von|per|für|und|oder|unser\p{L}*|la|le|les|de|des|du|et|ou|par|avec|notre|nos|con|por|para|y|o|nuestr\p{L}*|e|della|alla|dalla|sulla|nella|nostr\p{L}*|een|het|met|door|voor|en|of|onze|com|pela|pelo|da|do|na|noss\p{L}*) |\p{L}*[lL]['’]|\(|^)(?:AI|A\.I\.|KI|IA)`,
+    String.raw`GenAI|LLMs?|GPT-?\d[\w.-]*|ChatGPT|(?:AI|KI|IA)-\p{L}+|\p{L}+-(?:AI|KI|IA)`,
   ],
 });
 
+/** Negation words per language. Each page is read with its own language's list (see `negationFor`). */
+const NEGATION_WORDS: Readonly<Record<string, string>> = {
+  en: String.raw`not|(?:do|does|did|is|are|was|were|ca|wo|could|would|should|have|has|had|must|need)n${A}t|never|no|none|nothing|neither|nor|cannot`,
+  de: String.raw`nicht|kein\p{L}*|nie|niemals`,
+  fr: String.raw`ne|n${A}|pas|jamais|aucun\p{L}*|ni|nul\p{L}*`,
+  es: String.raw`no|nunca|ningun\p{L}*|ningún|nada|tampoco|ni`,
+  it: String.raw`non|nessun\p{L}*|mai|né`,
+  nl: String.raw`niet|geen|nooit`,
+  pt: String.raw`não|nenhum\p{L}*|nunca|jamais|nem`,
+};
+
 /**
- * What looks like a negation but is not one: "not only", French "ne … que" is left alone (rare),
- * and the French pair "ne … pas" counts once, so "ne" followed by "pas" / "jamais" / "aucun"
- * within the clause is discounted here.
+ * The negation words for a page's language (`<html lang>`), or of every language when it is
+ * unknown, less the false friends that are ordinary words elsewhere: Portuguese "no" ("in the"),
+ * French "mai" (May).
+ */
+export function negationFor(lang: string | null): Lexeme {
+  const key = lang?.slice(0, 2).toLowerCase() ?? '';
+  const known = NEGATION_WORDS[key];
+  if (known !== undefined) return lexeme({ lower: [known] });
+  return lexeme({ lower: Object.entries(NEGATION_WORDS).map(([code, words]) => (code === 'it' ? String.raw`non|nessun\p{L}*|né` : words)) });
+}
+
+/** "Without", which negates alone and cancels a negation before it ("no decision without a human review"). */
+export const WITHOUT = lexeme({ lower: [String.raw`without|ohne|sans|sin|senza|zonder|sem`] });
+
+/**
+ * What looks like a negation but is not one: "not only", and the French pair "ne … pas" (or
+ * "ne … jamais", "n'… aucun"), which is one negation written as two words.
  */
 export const NOT_A_NEGATION = lexeme({
   lower: [
     String.raw`not only|not just|nicht nur|non seulement|no solo|no sólo|non solo|niet alleen|não só|não apenas`,
-    String.raw`(?:ne|n${A}) (?:\p{L}+ ){0,3}?(?:pas|jamais|plus|aucun\p{L}*|rien|personne)`,
+    String.raw`(?:ne|n${A}) ?(?:\p{L}+ ){0,3}?(?:pas|jamais|plus|aucun\p{L}*|rien|personne)`,
   ],
 });
 
@@ -134,45 +154,30 @@ export const SYSTEM_NAME_DECLARATION = new RegExp(
 );
 
 /**
- * The site speaking about its own system: a first-person pronoun or possessive in the same
- * sentence as the AI term ("we use", "our AI travel planner", "unser KI-Assistent", "nous
- * utilisons", "nuestro asistente", "il nostro modello", "onze chatbot", "o nosso assistente"),
- * or a verb form that is first person plural on its own (Spanish, Italian, Portuguese). A page
- * that only reports on AI ("the start-up launched an AI companion") has none.
+ * A byline or a genre label opens editorial content: news, reviews, opinion, columns. There the
+ * AI under discussion is usually someone else's ("By Priya Natarajan, technology correspondent",
+ * "Opinion · Rachel Amadi", "Von Jana Wiechert").
  */
-export const DEPLOYER_VOICE = lexeme({
+export const EDITORIAL_MARK = new RegExp(
+  String.raw`^(?:(?i:by|von|par|por|di|door|da|av|texto de|text von|written by|words by) \p{Lu}[\p{L}'’-]+(?: \p{Lu}[\p{L}'’-]+)|(?:Opinion|Review|Analysis|Column|Commentary|Editorial|Meinung|Kommentar|Gastbeitrag|Rezension|Tribune|Chronique|Critique|Opinión|Análisis|Reseña|Opinione|Recensione|Editoriale|Opinie|Recensie|Column|Opinião|Análise|Crítica)(?: [·|–—:-]|$))`,
+  'u',
+);
+
+/**
+ * Attribution to someone other than the site: the sentence reports what another party made or
+ * said ("Lumio says", "the company claims", "nach Angaben des Herstellers", "selon le fabricant").
+ */
+export const REPORTING = lexeme({
   lower: [
-    String.raw`we|we${A}ve|we${A}re|we${A}ll|our|ours|us`,
-    String.raw`wir|unser\p{L}*|uns`,
-    String.raw`nous|notre|nos`,
-    String.raw`nosotros|nuestr\p{L}*|utilizamos|usamos|empleamos|ofrecemos|desarrollamos|recurrimos|aplicamos`,
-    String.raw`noi|nostr\p{L}*|utilizziamo|usiamo|impieghiamo|offriamo|sviluppiamo|ci avvaliamo|applichiamo`,
-    String.raw`wij|onze|ons`,
-    String.raw`nós|noss\p{L}*|empregamos|oferecemos|desenvolvemos|aplicamos`,
+    String.raw`says|said|claims that|claimed|told|according to|announced|unveiled|reportedly|the (?:company|firm|start${H}up|maker|manufacturer|vendor)${A}?s?`,
+    String.raw`sagte|sagt|laut|nach angaben|kündigte|das unternehmen|der hersteller|das start${H}up|die firma`,
+    String.raw`selon|a annoncé|a dévoilé|affirme|le fabricant|l${A}entreprise|la société|la start${H}up`,
+    String.raw`según|anunció|afirma|el fabricante|la empresa|la startup`,
+    String.raw`secondo|ha annunciato|afferma|il produttore|l${A}azienda|la startup`,
+    String.raw`volgens|kondigde|zegt|zei|de fabrikant|het bedrijf`,
+    String.raw`segundo|anunciou|afirma|o fabricante|a empresa`,
   ],
 });
 
-/**
- * The service speaking to its user about the system in front of them, or labelling its own
- * content: "you are chatting with", "your application is scored by", "this summary was written
- * with", "dieser Text wurde", "cette réponse", "este contenido", "questa risposta", "deze tekst",
- * "este conteúdo".
- */
-export const SERVICE_VOICE = lexeme({
-  lower: [
-    String.raw`you|your|you${A}re|you${A}ll`,
-    String.raw`(?:this|these) (?:\p{L}+ ){0,2}?(?:site|website|page|article|text|story|summary|summaries|image|images|photo|illustration|content|answer|answers|reply|replies|translation|service|app|tool|feature|chat|assistant|recommendations?|results?|estimate|score|decision)`,
-    String.raw`(?:sie|ihr|ihre|ihren|ihrem|dein\p{L}*|du)`,
-    String.raw`(?:dieser|diese|dieses|diesen) (?:\p{L}+ ){0,2}?(?:text|artikel|beitrag|bild|bilder|inhalt|antwort|zusammenfassung|übersetzung|dienst|service|app|tool|funktion|chat|assistent|empfehlung\p{L}*|ergebnis\p{L}*|entscheidung)`,
-    String.raw`vous|votre|vos|tu|ton|ta|tes`,
-    String.raw`(?:ce|cet|cette|ces) (?:\p{L}+ ){0,2}?(?:site|article|texte|résumé|image|contenu|réponse|traduction|service|outil|assistant|recommandations?|résultats?|décision)`,
-    String.raw`usted|ustedes|tu|tus|su solicitud|sus datos`,
-    String.raw`(?:este|esta|estos|estas) (?:\p{L}+ ){0,2}?(?:sitio|artículo|texto|resumen|imagen|contenido|respuesta|traducción|servicio|herramienta|asistente|recomendaci\p{L}+|resultados?|decisión)`,
-    String.raw`voi|vostr\p{L}*|tuo|tua|tuoi|lei|la sua richiesta`,
-    String.raw`(?:questo|questa|questi|queste) (?:\p{L}+ ){0,2}?(?:sito|articolo|testo|riassunto|immagine|contenuto|risposta|traduzione|servizio|strumento|assistente|raccomandazion\p{L}+|risultat\p{L}+|decisione)`,
-    String.raw`u|uw|je|jouw|jij`,
-    String.raw`(?:deze|dit) (?:\p{L}+ ){0,2}?(?:site|website|artikel|tekst|samenvatting|afbeelding|inhoud|antwoord|vertaling|dienst|tool|assistent|aanbeveling\p{L}*|resultaten?|beslissing)`,
-    String.raw`você|vocês|seu|sua|seus|suas`,
-    String.raw`(?:este|esta|estes|estas) (?:\p{L}+ ){0,2}?(?:site|artigo|texto|resumo|imagem|conteúdo|resposta|tradução|serviço|ferramenta|assistente|recomenda\p{L}+|resultados?|decisão)`,
-  ],
-});
+/** A first-person possessive, which makes the noun after it the site's own ("our AI travel planner"). */
+export const OUR = lexeme({ lower: [String.raw`our|unser\p{L}*|notre|nos|nuestr\p{L}*|nostr\p{L}*|onze|noss\p{L}*`] });

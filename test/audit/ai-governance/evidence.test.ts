@@ -30,13 +30,14 @@ describe('evidence', () => {
     assert.ok(result.evidence.endsWith('…'));
   });
 
-  test('evidence from meta and JSON-LD names the source and locates its element', () => {
+  test('meta and JSON-LD are never seen by a visitor, so they never pass; the title is, and is located', () => {
     const fromMeta = disclosure.evaluate(page('<meta name="description" content="An AI-generated summary."><p>text</p>'));
-    assert.equal(fromMeta.evidence, 'AI-use disclosure in meta description: "description: An AI-generated summary."');
-    assert.equal(fromMeta.location?.snippet, '<meta name="description" content="An AI-generated summary.">');
-    const fromJsonLd = disclosure.evaluate(page('<script type="application/ld+json">{"about":{"text":"Created with the help of AI"}}</script>'));
-    assert.match(fromJsonLd.evidence, /^AI-use disclosure in JSON-LD: "Created with the help of AI"$/);
-    assert.equal(fromJsonLd.location?.selector, 'script');
+    assert.equal(fromMeta.status, 'fail');
+    const fromJsonLd = disclosure.evaluate(page('<script type="application/ld+json">{"about":{"text":"Created with the help of AI"}}</script><p>text</p>'));
+    assert.equal(fromJsonLd.status, 'fail');
+    const fromTitle = disclosure.evaluate(page('<title>Summaries written with AI</title><p>text</p>'));
+    assert.equal(fromTitle.evidence, 'AI-use disclosure in the title: "Summaries written with AI"');
+    assert.equal(fromTitle.location?.selector, 'title');
   });
 
   test('a link pass names the link and its href and locates the link', () => {
@@ -49,7 +50,7 @@ describe('evidence', () => {
     const result = notFound('thing', { examples: Array.from({ length: 50 }, (_, i) => `example phrase ${i}`) });
     assert.equal(result.status, 'fail');
     assert.ok(result.evidence.length <= EVIDENCE_MAX);
-    assert.match(result.evidence, /^No thing found in visible text, headings, links, meta or JSON-LD \(looked for: "example phrase 0", .*, …\)$/);
+    assert.match(result.evidence, /^No thing found in visible text, headings, the title or links \(looked for: "example phrase 0", .*, …\)$/);
     assert.equal(result.location, undefined);
     assert.equal(examples(['a', 'b'], 100), '"a", "b"');
   });
