@@ -12,7 +12,7 @@
 // "Kiosk" never do.
 import type { Control, Outcome } from '../control.ts';
 import type { Page } from '../page.ts';
-import { discourseOf, hitsIn, isNegated, mentionsAi, type Discourse, type Sentence } from './discourse.ts';
+import { discourseOf, hitsIn, isNegated, mentionsAi, scanSentence, type Discourse, type Section, type Sentence } from './discourse.ts';
 import { corpusOf, linked, targetWithHref, notFound, quoted, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
 import { A, AI_TERMS, H, OUR, REPORTING, findAll, lexeme } from './lexicon.ts';
@@ -67,11 +67,13 @@ export function disclosureOf(d: Discourse): Disclosure | undefined {
  */
 function findDisclosure(d: Discourse): Disclosure | undefined {
   for (const sentence of d.sentences) {
-    if (isReported(d, sentence)) continue;
+    // Every disclosure names AI, so sentences without an AI term are skipped before the costlier cues.
+    const terms = hitsIn(sentence, AI_TERMS);
+    if (terms.length === 0 || isReported(d, sentence)) continue;
     const affirmed = (hit: Hit) => !isNegated(d, sentence, hit.start, hit.end);
-    const made = hitsIn(sentence, MADE_BY_AI).find(affirmed);
-    if (made !== undefined && (!d.editorial || isLabel(sentence) || hitsIn(sentence, THIS_CONTENT).length > 0)) return { sentence, hit: made };
-    const ai = hitsIn(sentence, AI_TERMS).find((hit) => affirmed(hit) && !isTopicLabel(sentence, hit) && (!d.editorial || possessed(sentence, hit)));
+    const made = scanSentence(sentence, MADE_BY_AI).find(affirmed);
+    if (made !== undefined && (!d.editorial || isLabel(sentence) || scanSentence(sentence, THIS_CONTENT).length > 0)) return { sentence, hit: made };
+    const ai = terms.find((hit) => affirmed(hit) && !isTopicLabel(sentence, hit) && (!d.editorial || possessed(sentence, hit)));
     if (ai !== undefined) return { sentence, hit: ai };
   }
   return undefined;
@@ -83,10 +85,18 @@ function findDisclosure(d: Discourse): Disclosure | undefined {
  * too.
  */
 function isReported(d: Discourse, s: Sentence): boolean {
-  const reports = (x: Sentence) => hitsIn(x, REPORTING).length > 0;
   if (reports(s)) return true;
-  return s.section !== null && s.section.sentences.some((x) => reports(x) && mentionsAi(d, x));
+  if (s.section === null) return false;
+  let reported = reportedSections.get(s.section);
+  if (reported === undefined) {
+    reported = s.section.sentences.some((x) => mentionsAi(d, x) && reports(x));
+    reportedSections.set(s.section, reported);
+  }
+  return reported;
 }
+
+const reportedSections = new WeakMap<Section, boolean>();
+const reports = (s: Sentence): boolean => scanSentence(s, REPORTING).length > 0;
 
 /** A sentence that is nothing but the AI term: a menu entry, tag or category ("Machine Learning"). */
 function isTopicLabel(s: Sentence, hit: Hit): boolean {

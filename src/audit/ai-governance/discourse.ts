@@ -11,7 +11,7 @@
 import type { Element } from 'domhandler';
 import type { Page } from '../page.ts';
 import { corpusOf, type Corpus, type Hit } from './evidence.ts';
-import { AI_TERMS, EDITORIAL_MARK, NOT_A_NEGATION, negationFor, SYSTEM_NAME_DECLARATION, WITHOUT, findAll, firstMatch, type Lexeme } from './lexicon.ts';
+import { AI_TERMS, EDITORIAL_MARK, NOT_A_NEGATION, negationFor, SYSTEM_NAME_DECLARATION, WITHOUT, findAll, type Lexeme } from './lexicon.ts';
 
 export interface Section {
   /** The heading sentence, or null for a landmark's untitled start. */
@@ -40,8 +40,42 @@ export interface Sentence {
   /** Null outside the visible text (title, meta, JSON-LD, link names). */
   section: Section | null;
   isHeading: boolean;
-  /** Memo of `isAiSentence`. */
+  /** Memo of `mentionsAi`. */
   ai?: boolean;
+  /** The page's lexeme hits, shared by its sentences (see `hitsIn`). */
+  hits: PageHits;
+}
+
+/**
+ * Each lexeme runs once over the page's whole text, the first time any sentence asks for it;
+ * sentences then take their share by offset. Running every lexeme per sentence cost more in call
+ * overhead than in matching.
+ */
+class PageHits {
+  private readonly byLexeme = new Map<Lexeme, Hit[]>();
+  private readonly corpus: Corpus;
+  constructor(corpus: Corpus) {
+    this.corpus = corpus;
+  }
+
+  /** The hits lying wholly inside `[start, end)`, by position. */
+  within(lexeme: Lexeme, start: number, end: number): Hit[] {
+    let all = this.byLexeme.get(lexeme);
+    if (all === undefined) {
+      all = findAll(lexeme, this.corpus.text, this.corpus.lower, Number.POSITIVE_INFINITY);
+      this.byLexeme.set(lexeme, all);
+    }
+    let lo = 0;
+    let hi = all.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (all[mid]!.start < start) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: Hit[] = [];
+    for (let i = lo; i < all.length && all[i]!.start < end; i++) if (all[i]!.end <= end) out.push(all[i]!);
+    return out;
+  }
 }
 
 export interface Discourse {
@@ -105,6 +139,7 @@ const SENTENCE_END = /[.!?;…]["”’)]?(?= +["“‘(¿¡]?[\p{Lu}\d])/gu;
 
 function build(corpus: Corpus): Discourse {
   const page = corpus.page;
+  const hits = new PageHits(corpus);
   const sentences: Sentence[] = [];
   const sections: Section[] = [];
   const landmarks = new Map<Element, Landmark>();
@@ -122,14 +157,14 @@ function build(corpus: Corpus): Discourse {
     if (level !== undefined) {
       let parent: Section | null = current;
       while (parent !== null && parent.level >= level) parent = parent.parent;
-      const heading = sentence(corpus, block.start, block.start + block.text.length, blockIndex, null, true);
+      const heading = sentence(corpus, hits, block.start, block.start + block.text.length, blockIndex, null, true);
       current = { heading, level, parent, landmark, sentences: [] };
       heading.section = current;
       sections.push(current);
       sentences.push(heading);
       return;
     }
-    for (const s of split(corpus, block.start, block.start + block.text.length, blockIndex, current)) {
+    for (const s of split(corpus, hits, block.start, block.start + block.text.length, blockIndex, current)) {
       sentences.push(s);
       current.sentences.push(s);
     }
@@ -138,7 +173,7 @@ function build(corpus: Corpus): Discourse {
   // JSON-LD are left out: a visitor never sees them, and a signal must be visible.
   for (const segment of corpus.segments) {
     if (segment.where === 'JSON-LD' || segment.where.startsWith('meta ')) continue;
-    sentences.push(...split(corpus, segment.start, segment.end, -1, null));
+    sentences.push(...split(corpus, hits, segment.start, segment.end, -1, null));
   }
 
   const systemNames = findSystemNames(sentences);
@@ -151,17 +186,17 @@ function build(corpus: Corpus): Discourse {
 }
 
 /** The sentences of `[start, end)` of the corpus. */
-function split(corpus: Corpus, start: number, end: number, blockIndex: number, section: Section | null): Sentence[] {
+function split(corpus: Corpus, hits: PageHits, start: number, end: number, blockIndex: number, section: Section | null): Sentence[] {
   const out: Sentence[] = [];
   const text = corpus.text.slice(start, end);
   let from = 0;
   SENTENCE_END.lastIndex = 0;
   for (let match = SENTENCE_END.exec(text); match !== null; match = SENTENCE_END.exec(text)) {
     const to = match.index + match[0].length;
-    out.push(sentence(corpus, start + from, start + to, blockIndex, section, false));
+    out.push(sentence(corpus, hits, start + from, start + to, blockIndex, section, false));
     from = to + 1;
   }
-  if (from < text.length) out.push(sentence(corpus, start + from, end, blockIndex, section, false));
+  if (from < text.length) out.push(sentence(corpus, hits, start + from, end, blockIndex, section, false));
   return out;
 }
 
@@ -188,8 +223,8 @@ function jsonLdTypes(data: unknown): string[] {
   });
 }
 
-function sentence(corpus: Corpus, start: number, end: number, blockIndex: number, section: Section | null, isHeading: boolean): Sentence {
-  return { start, end, text: corpus.text.slice(start, end), lower: corpus.lower.slice(start, end), blockIndex, section, isHeading };
+function sentence(corpus: Corpus, hits: PageHits, start: number, end: number, blockIndex: number, section: Section | null, isHeading: boolean): Sentence {
+  return { start, end, text: corpus.text.slice(start, end), lower: corpus.lower.slice(start, end), blockIndex, section, isHeading, hits };
 }
 
 /** How many names a page may give its AI system; more would be noise. */
@@ -200,7 +235,7 @@ function findSystemNames(sentences: readonly Sentence[]): string[] {
   const names = new Set<string>();
   for (const s of sentences) {
     if (names.size >= MAX_SYSTEM_NAMES) break;
-    if (firstMatch(AI_TERMS, s.text, s.lower) === undefined) continue;
+    if (hitsIn(s, AI_TERMS).length === 0) continue;
     SYSTEM_NAME_DECLARATION.lastIndex = 0;
     for (let m = SYSTEM_NAME_DECLARATION.exec(s.text); m !== null && names.size < MAX_SYSTEM_NAMES; m = SYSTEM_NAME_DECLARATION.exec(s.text)) {
       const name = (Object.values(m.groups ?? {}).find((group) => group !== undefined) ?? '').trim();
@@ -216,7 +251,7 @@ const GENERIC_NAME = /^(?:The|This|That|It|Our|We|You|Your|Der|Die|Das|Unser\p{L
 /** Whether the sentence itself names AI: an AI term, or the page's own name for its AI system. */
 export function mentionsAi(discourse: Discourse, s: Sentence): boolean {
   if (s.ai === undefined) {
-    s.ai = firstMatch(AI_TERMS, s.text, s.lower) !== undefined || discourse.systemNames.some((name) => containsWord(s.lower, name));
+    s.ai = hitsIn(s, AI_TERMS).length > 0 || discourse.systemNames.some((name) => containsWord(s.lower, name));
   }
   return s.ai;
 }
@@ -284,7 +319,15 @@ export function isNegated(discourse: Discourse, s: Sentence, start: number, end:
   return negations > 0 ? !without : without;
 }
 
-/** The hits of a lexeme inside a sentence, as corpus offsets. */
+/**
+ * The hits of a lexeme inside a sentence, as corpus offsets. The lexeme runs once over the whole
+ * page (memoised): for what most sentences are asked about, such as AI_TERMS.
+ */
 export function hitsIn(s: Sentence, lexeme: Lexeme): Hit[] {
+  return s.hits.within(lexeme, s.start, s.end);
+}
+
+/** The same, matching this sentence only: for what only a few sentences are asked about. */
+export function scanSentence(s: Sentence, lexeme: Lexeme): Hit[] {
   return findAll(lexeme, s.text, s.lower).map((h) => ({ start: s.start + h.start, end: s.start + h.end }));
 }

@@ -30,16 +30,16 @@ export interface Span {
   end: number;
 }
 
-/** Bound on matches per lexeme and text, so a pathological sentence stays linear. */
+/** Bound on matches per lexeme in one short text (a sentence or clause), so a pathological one stays linear. */
 const MAX_MATCHES = 100;
 
 /** Every match of the lexeme in `text` (lower-case patterns on `lower`, same length), by position. */
-export function findAll(lexeme: Lexeme, text: string, lower: string): Span[] {
+export function findAll(lexeme: Lexeme, text: string, lower: string, maxMatches = MAX_MATCHES): Span[] {
   const out: Span[] = [];
   for (const [re, haystack] of [[lexeme.lower, lower], [lexeme.exact, text]] as const) {
     if (re === null) continue;
     re.lastIndex = 0;
-    for (let count = 0, m = re.exec(haystack); m !== null && count < MAX_MATCHES; count++, m = re.exec(haystack)) {
+    for (let count = 0, m = re.exec(haystack); m !== null && count < maxMatches; count++, m = re.exec(haystack)) {
       if (m[0].length === 0) {
         re.lastIndex++;
         continue;
@@ -76,6 +76,7 @@ export const AI_TERMS = lexeme({
     String.raw`(?:ai|a\.i\.)${H}(?:generated|created|written|produced|assisted|powered|driven|based|enabled|supported|enhanced)`,
     // An algorithm that decides about people or cases, in any of the languages.
     String.raw`(?:algorithm\p{L}*|algorithmes?|algoritm\p{L}*) (?:\p{L}+ ){0,4}?(?:decid\p{L}*|determin\p{L}*|assess\p{L}*|scor\p{L}*|screen\p{L}*|rank\p{L}*|approv\p{L}*|reject\p{L}*|select\p{L}*|prioriti[sz]\p{L}*|entscheid\p{L}*|bewert\p{L}*|décid\p{L}*|évalu\p{L}*|decid\p{L}*|evalu\p{L}*|valut\p{L}*|beslis\p{L}*|beoordeel\p{L}*|avali\p{L}*)`,
+    String.raw`(?:by|durch|von|par|por|da|dal|door|pelo|pela) (?:an? |the |our |un |una |uma |een |einen |einem |einen |l${A}|el |il |o |de |het )?(?:\p{L}+ )?(?:algorithm\p{L}*|algoritm\p{L}*|algorithmes?)`,
     String.raw`autonomous(?:ly)? (?:\p{L}+ ){0,2}?(?:decid\p{L}*|decisions?|agents?|systems?)|(?:decides?|decided|acts?|operates?) autonomously`,
     // German
     String.raw`künstliche\p{L}* intelligenz|maschinelle\p{L}* lernen\p{L}*|sprachmodell\p{L}*|neuronale\p{L}* netz\p{L}*|ki-\p{L}+|automatisierte\p{L}* (?:einzel)?entscheidung\p{L}*`,
@@ -94,8 +95,10 @@ export const AI_TERMS = lexeme({
     // "AI", "KI", "IA" alone only as a noun in running text: after an article, preposition or
     // possessive ("the AI", "mit KI", "dell'IA", "our AI"), or opening a sentence. So "Amnesty
     // AI", "Des Moines, IA" and "KIA" are not AI.
-    String.raw`(?<=(?:^|[\s(])(?:the|an?|our|their|its|your|with|by|using|uses?|used|of|to|and|or|from|through|via|for|on|in|about|die|der|den|dem|mit|durch|von|per|für|und|oder|unser\p{L}*|la|le|les|de|des|du|et|ou|par|avec|notre|nos|con|por|para|y|o|nuestr\p{L}*|e|della|alla|dalla|sulla|nella|nostr\p{L}*|een|het|met|door|voor|en|of|onze|com|pela|pelo|da|do|na|noss\p{L}*) |\p{L}*[lL]['’]|\(|^)(?:AI|A\.I\.|KI|IA)`,
-    String.raw`GenAI|LLMs?|GPT-?\d[\w.-]*|ChatGPT|(?:AI|KI|IA)-\p{L}+|\p{L}+-(?:AI|KI|IA)`,
+    // The acronym is matched first and the words before it checked after, so the look-behind
+    // runs only where an acronym stands, not at every position of the text.
+    String.raw`(?:AI|A\.I\.|KI|IA)(?<=(?:(?:^|[\s(])(?:the|an?|our|their|its|your|with|by|using|uses?|used|of|to|and|or|from|through|via|for|on|in|about|die|der|den|dem|mit|durch|von|per|für|und|oder|unser\p{L}*|la|le|les|de|des|du|et|ou|par|avec|notre|nos|con|por|para|y|o|nuestr\p{L}*|e|della|alla|dalla|sulla|nella|nostr\p{L}*|een|het|met|door|voor|en|of|onze|com|pela|pelo|da|do|na|noss\p{L}*) |\p{L}*[lL]['’]|\(|^)(?:AI|A\.I\.|KI|IA))`,
+    String.raw`GenAI|LLMs?|GPT-?\d[\w.-]*|ChatGPT|(?:AI|KI|IA)-\p{L}+|\p{Lu}\p{Ll}{1,20}-(?:AI|KI|IA)`,
   ],
 });
 
@@ -117,10 +120,20 @@ const NEGATION_WORDS: Readonly<Record<string, string>> = {
  */
 export function negationFor(lang: string | null): Lexeme {
   const key = lang?.slice(0, 2).toLowerCase() ?? '';
-  const known = NEGATION_WORDS[key];
-  if (known !== undefined) return lexeme({ lower: [known] });
-  return lexeme({ lower: Object.entries(NEGATION_WORDS).map(([code, words]) => (code === 'it' ? String.raw`non|nessun\p{L}*|né` : words)) });
+  const cacheKey = key in NEGATION_WORDS ? key : '';
+  let negation = negationCache.get(cacheKey);
+  if (negation === undefined) {
+    const known = NEGATION_WORDS[cacheKey];
+    negation = lexeme({
+      lower: known !== undefined ? [known] : Object.entries(NEGATION_WORDS).map(([code, words]) => (code === 'it' ? String.raw`non|nessun\p{L}*|né` : words)),
+    });
+    negationCache.set(cacheKey, negation);
+  }
+  return negation;
 }
+
+/** One compiled lexeme per language: a regex compiled per page would never reach V8's native tier. */
+const negationCache = new Map<string, Lexeme>();
 
 /** "Without", which negates alone and cancels a negation before it ("no decision without a human review"). */
 export const WITHOUT = lexeme({ lower: [String.raw`without|ohne|sans|sin|senza|zonder|sem`] });
