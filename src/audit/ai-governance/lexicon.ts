@@ -69,15 +69,15 @@ export const AI_TERMS = lexeme({
     // English
     String.raw`artificial${H}intelligence|machine${H}learning|deep${H}learning|neural${H}(?:network|net)s?|generative${H}ai|gen${H}ai|self${H}learning (?:system|algorithm|model)s?|selbstlernende\p{L}* (?:system|algorithm|modell)\p{L}*|zelflerend\p{L}* (?:algoritme|systeem|model)\p{L}*`,
     String.raw`(?:large |small )?language models?|llms?|foundation models?|(?:ai|ml|vision|speech|machine${H}learning|deep${H}learning) models?`,
-    String.raw`(?:ai|automated|algorithmic)${H}(?:[\p{L}-]+ ){0,2}?(?:systems?|tools?|assistants?|agents?|software|technolog(?:y|ies)|features?|engines?|decisions?|decision${H}making|processing|screening|scoring|checks?|models?)`,
-    String.raw`(?:decisions?|entscheidung\p{L}*|décisions?|decisi(?:ón|ones)|decision[ei]|beslissing\p{L}*|besluit\p{L}*|decis(?:ão|ões)) (?:\p{L}+ ){0,5}?(?:automatically|automatisch|automatiquement|automáticamente|automaticamente|automatica\p{L}*)`,
-    String.raw`automatically (?:\p{L}+ ){0,2}?(?:decid|declin|approv|reject|assess|scor|screen|rank|select|flag|block|freez|match|sort|generat|translat|summari[sz]|transcrib)\p{L}*`,
+    String.raw`(?:ai|automated|algorithmic)${H}(?:[\p{L}-]{1,40} ){0,2}?(?:systems?|tools?|assistants?|agents?|software|technolog(?:y|ies)|features?|engines?|decisions?|decision${H}making|processing|screening|scoring|checks?|models?)`,
+    String.raw`(?:decisions?|entscheidung\p{L}*|décisions?|decisi(?:ón|ones)|decision[ei]|beslissing\p{L}*|besluit\p{L}*|decis(?:ão|ões)) (?:\p{L}{1,40} ){0,5}?(?:automatically|automatisch|automatiquement|automáticamente|automaticamente|automatica\p{L}*)`,
+    String.raw`automatically (?:\p{L}{1,40} ){0,2}?(?:decid|declin|approv|reject|assess|scor|screen|rank|select|flag|block|freez|match|sort|generat|translat|summari[sz]|transcrib)\p{L}*`,
     String.raw`automated (?:individual )?decision${H}making|automatic decision${H}making|chat${H}bots?|virtual (?:assistant|agent)s?|computer vision|natural language processing|speech recognition`,
     String.raw`(?:ai|a\.i\.)${H}(?:generated|created|written|produced|assisted|powered|driven|based|enabled|supported|enhanced)`,
     // An algorithm that decides about people or cases, in any of the languages.
-    String.raw`(?:algorithm\p{L}*|algorithmes?|algoritm\p{L}*) (?:\p{L}+ ){0,4}?(?:decid\p{L}*|determin\p{L}*|assess\p{L}*|scor\p{L}*|screen\p{L}*|rank\p{L}*|approv\p{L}*|reject\p{L}*|select\p{L}*|prioriti[sz]\p{L}*|entscheid\p{L}*|bewert\p{L}*|décid\p{L}*|évalu\p{L}*|decid\p{L}*|evalu\p{L}*|valut\p{L}*|beslis\p{L}*|beoordeel\p{L}*|avali\p{L}*)`,
-    String.raw`(?:by|durch|von|par|por|da|dal|door|pelo|pela) (?:an? |the |our |un |una |uma |een |einen |einem |einen |l${A}|el |il |o |de |het )?(?:\p{L}+ )?(?:algorithm\p{L}*|algoritm\p{L}*|algorithmes?)`,
-    String.raw`autonomous(?:ly)? (?:\p{L}+ ){0,2}?(?:decid\p{L}*|decisions?|agents?|systems?)|(?:decides?|decided|acts?|operates?) autonomously`,
+    String.raw`(?:algorithm\p{L}*|algorithmes?|algoritm\p{L}*) (?:\p{L}{1,40} ){0,4}?(?:decid\p{L}*|determin\p{L}*|assess\p{L}*|scor\p{L}*|screen\p{L}*|rank\p{L}*|approv\p{L}*|reject\p{L}*|select\p{L}*|prioriti[sz]\p{L}*|entscheid\p{L}*|bewert\p{L}*|décid\p{L}*|évalu\p{L}*|decid\p{L}*|evalu\p{L}*|valut\p{L}*|beslis\p{L}*|beoordeel\p{L}*|avali\p{L}*)`,
+    String.raw`(?:by|durch|von|par|por|da|dal|door|pelo|pela) (?:an? |the |our |un |una |uma |een |einen |einem |einen |l${A}|el |il |o |de |het )?(?:\p{L}{1,40} )?(?:algorithm\p{L}*|algoritm\p{L}*|algorithmes?)`,
+    String.raw`autonomous(?:ly)? (?:\p{L}{1,40} ){0,2}?(?:decid\p{L}*|decisions?|agents?|systems?)|(?:decides?|decided|acts?|operates?) autonomously`,
     // German
     String.raw`künstliche\p{L}* intelligenz|maschinelle\p{L}* lernen\p{L}*|sprachmodell\p{L}*|neuronale\p{L}* netz\p{L}*|ki-\p{L}+|automatisierte\p{L}* (?:einzel)?entscheidung\p{L}*`,
     // French
@@ -145,7 +145,7 @@ export const WITHOUT = lexeme({ lower: [String.raw`without|ohne|sans|sin|senza|z
 export const NOT_A_NEGATION = lexeme({
   lower: [
     String.raw`not only|not just|nicht nur|non seulement|no solo|no sólo|non solo|niet alleen|não só|não apenas`,
-    String.raw`(?:ne|n${A}) ?(?:\p{L}+ ){0,3}?(?:pas|jamais|plus|aucun\p{L}*|rien|personne)`,
+    String.raw`(?:ne|n${A}) ?(?:\p{L}{1,40} ){0,3}?(?:pas|jamais|plus|aucun\p{L}*|rien|personne)`,
   ],
 });
 
