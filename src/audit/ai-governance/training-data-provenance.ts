@@ -87,6 +87,18 @@ const TRAINED_THING = lexeme({
   ],
 });
 
+/**
+ * People who get trained: "our staff are trained on the latest safety rules" in a section about
+ * the AI system is staff training, unless the sentence names what was trained ("our engineers
+ * trained the model on …").
+ */
+const PEOPLE = lexeme({
+  lower: [
+    String.raw`staff|employees|agents|advis[eo]rs|team|teams|colleagues|operators|reviewers|moderators|nurses|doctors|clinicians|engineers|technicians|drivers|people|personnel|workers|trainees|graders|invigilators|handlers|users`,
+    String.raw`mitarbeit\p{L}*|beschäftigte\p{L}*|personal|kolleg\p{L}*|fachkräfte|employés|salariés|conseill\p{L}*|équipes?|personnel|empleados|asesores|agentes|equipos?|trabajadores|personale|dipendenti|operatori|addett\p{L}*|medewerkers|personeel|collega\p{L}*|funcionários|colaboradores|equipes?|equipas?|atendentes`,
+  ],
+});
+
 /** Verbs that describe what a data set holds; their object is a category. */
 const CONTAINS = lexeme({
   lower: [
@@ -275,7 +287,9 @@ interface Cue {
 
 /** The sentence's first affirmed training statement, with the category its object names. */
 function statementIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSection: boolean): Cue | undefined {
-  const affirmed = (hit: Hit) => !isNegated(d, s, hit.start, hit.end);
+  const people = findAll(PEOPLE, s.text, s.lower)[0];
+  const trainsPeople = people !== undefined && findAll(TRAINED_THING, s.text, s.lower).length === 0;
+  const affirmed = (hit: Hit) => !(trainsPeople && s.start + people.start < hit.start) && !isNegated(d, s, hit.start, hit.end);
   for (const hit of hitsIn(s, TRAIN_FORWARD)) {
     if (affirmed(hit)) return { hit, category: categoryOf(s, hit.end, objectEnd(s, hit.end)) };
   }
