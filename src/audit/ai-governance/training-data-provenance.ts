@@ -1,61 +1,392 @@
 // ai-governance.training-data-provenance (Map): the page discloses training-data, dataset-source,
 // data-origin, or dataset-provenance information.
 //
-// Passes on a training-data statement ("trained on publicly available text", "training data",
-// "Trainingsdaten", "données d'entraînement", "datos de entrenamiento"), a dataset-provenance
-// phrase, or a visible link to such a page. Generic phrases ("data sources", "origin of the
-// data") count only near AI vocabulary; "trained on" needs a data-like object, so "cameras
-// trained on the crowd" is not training data.
+// Read on the page's discourse (see discourse.ts), for an AI system the page discloses
+// (`disclosureOf`): a page that only reports on AI, or whose AI wording is hidden or negated,
+// documents no system of its own.
+//
+// A training statement is a training cue in an AI-related sentence, not negated:
+//
+// - a training verb with its data preposition, in any of the seven languages: "trained on",
+//   "fine-tuned on", "learned from", "tuned with", "wurde mit … trainiert" (verb-final),
+//   "a été entraîné sur", "se entrenó con", "è stato addestrato su", "is getraind op",
+//   "foi treinado com"; or "X are used to train the model";
+// - a training-data noun ("training data", "Trainingsdaten", "données d'entraînement", …) that
+//   the sentence goes on to describe ("consists of", "includes", "stammen aus").
+//
+// Its context is the statement and the few sentences after it in its section, or the whole
+// section under a training heading ("Training data", "What it learned from", "Womit das System
+// trainiert wurde", "Aanvullende training"). In that context a category is the kind of content
+// the model learned from (the object of the training verb, a "consists of" object, a list item)
+// once quantities, determiners and generic data words are set aside, so "trained on data
+// obtained from HM Land Registry" names a source but no category; a source is where the data
+// came from ("licensed from", "donated by", "from our own job board", "stammen aus",
+// "issues de", "cedidos por", "messi a disposizione da", "beschikbaar gesteld", "disponibilizadas
+// pelo"). This control passes on a category or a source (anything concrete about the training
+// data or its origin), or on a visible link naming training data; training-data-categories-and-
+// sources needs both. The analysis is built once per discourse (`trainingDataOf`).
 import type { Control, Outcome } from '../control.ts';
 import type { Page } from '../page.ts';
-import { corpusOf, linked, targetWithHref, notFound, quoted, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
+import { disclosureOf } from './ai-disclosure-notice.ts';
+import { discourseOf, hitsIn, isAiSentence, isNegated, type Discourse, type Sentence } from './discourse.ts';
+import { corpusOf, linked, notFound, quoted, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
-import { A, H, findPhrase, vocabulary } from './vocabulary.ts';
+import { A, H, findAll, lexeme, type Lexeme } from './lexicon.ts';
 
-/** What a model can be trained on (the object of "trained on …"). */
-const DATA_OBJECT = String.raw`(?:\p{L}+ ){0,4}?(?:data|datasets?|corpus|corpora|texts?|images|photos|code|content|documents|examples|conversations|books|articles|web ?pages|websites|recordings|publicly available|licensed|synthetic)`;
+// ---------------------------------------------------------------------------------------------
+// Lexicon (EN, DE, FR, ES, IT, NL, PT)
 
-/**
- * Statements about training data or its provenance. Shared with
- * training-data-categories-and-sources, which looks for categories and sources around them.
- */
-export const TRAINING_DATA = vocabulary({
+/** Training verbs, inflected, that take their data after a preposition ("trained on", "entrenado con"). */
+const TRAIN_VERB = String.raw`(?:(?:pre|re|fine)${H}?)?(?:trained|training|trains?|tuned|learned|learnt|learns|taught)|(?:vor|nach|neu|weiter|fein)?trainier\p{L}*|angelernt|gelernt|lernte|(?:pré|ré)?-?entraîn(?:é|ée|és|ées|er|ant|ons)|affiné(?:e|s|es)?|appris|(?:pre|re)?entren(?:ad[oa]s?|ó|aron|ar|amos|an?|ando)|aprendi(?:ó|eron|do)|(?:pre|ri)?addestrat[oaie]|addestr(?:are|ano|iamo|ando)|allenat[oaie]|imparato|(?:bij|na|voor|her)?getraind|train(?:en|t|de|den)|geleerd|(?:pré-?|re)?trein(?:ad[oa]s?|ou|aram|ar|amos|ando)|aprend(?:eu|eram|ido)`;
+/** Prepositions that introduce training data after the verb. ("in" and "an" are left out: "trained in first aid", "trained an assistant".) */
+const DATA_PREP = String.raw`on|upon|with|using|from|mit|auf|anhand|aus|von|sur|avec|à partir d(?:e|es|u|${A})|grâce à|au moyen d(?:e|es|u|${A})|de|des|du|d${A}|con|en|sobre|a partir de|mediante|usando|su|sui|sugli|sulla|sulle|sul|col|coi|con i|con le|da|dai|dalle|dagli|utilizzando|op|met|aan de hand van|uit|van|com|em|nos|nas|no|na|pelos|pelas`;
+/** Verb-final order (German, Dutch subordinate and perfect): the preposition before the verb. */
+const FINAL_PREP = lexeme({ lower: [String.raw`mit|auf|anhand|met|op|aan de hand van`] });
+const FINAL_VERB_LANGS = /^(?:de|nl)/;
+
+const TRAIN_FORWARD = lexeme({ lower: [String.raw`(?:${TRAIN_VERB}) (?:\p{L}+ ){0,3}?(?:${DATA_PREP})`] });
+const TRAIN_VERB_ONLY = lexeme({ lower: [TRAIN_VERB] });
+/** "X are used to train the model": the data is the clause before the cue. */
+const USED_TO_TRAIN = lexeme({
   lower: [
-    // English
-    String.raw`training${H}data(?:${H}?sets?)?|training (?:corpus|corpora|datasets?|sets?|material|examples)`,
-    String.raw`(?:pre|fine)?${H}?trained (?:on|with|using|from) ${DATA_OBJECT}`,
-    String.raw`data(?:set)? (?:provenance|lineage)|(?:provenance|lineage) of (?:the |our |this )?(?:training )?(?:data|datasets?)|datasheets? for datasets?|data(?:set)?${H}cards?`,
-    // German
-    String.raw`trainings${H}daten\p{L}*|trainingsdatensatz\p{L}*|(?:vor)?trainiert (?:mit|auf|anhand) (?:\p{L}+ ){0,4}?(?:daten|datensätze\p{L}*|texte\p{L}*|bilder\p{L}*|inhalte\p{L}*)|datenherkunft|herkunft (?:der|unserer) (?:trainings)?daten`,
-    // French
-    String.raw`données d${A}(?:entraînement|apprentissage)|(?:pré-?)?entraîné(?:e|s|es)? (?:sur|avec|à partir de) (?:\p{L}+ ){0,4}?(?:données|textes|images|contenus|corpus)|(?:provenance|origine) des données`,
-    // Spanish
-    String.raw`datos de entrenamiento|(?:pre)?entrenad[oa]s? (?:con|en|a partir de|sobre) (?:\p{L}+ ){0,4}?(?:datos|textos|imágenes|contenidos|corpus)|(?:procedencia|origen) de los datos`,
+    String.raw`(?:used|utili[sz]ed|employed|fed) (?:\p{L}+ ){0,2}?(?:to (?:re${H}?|fine${H}?)?(?:train|tune|teach)|for (?:re${H}?|fine${H}?)?(?:training|tuning))`,
+    String.raw`(?:zum|für das) (?:training|trainieren|anlernen) (?:\p{L}+ ){0,3}?(?:verwendet|genutzt|eingesetzt|benutzt)|(?:verwendet|genutzt|eingesetzt) (?:\p{L}+ ){0,3}?um (?:\p{L}+ ){0,3}?zu trainieren`,
+    String.raw`utilisé(?:e|s|es)? pour (?:entraîner|l${A}entraînement|l${A}apprentissage)`,
+    String.raw`(?:utilizad|usad|empleado)[oa]s? para (?:entrenar|el entrenamiento)`,
+    String.raw`(?:utilizzat|usat|impiegat)[oaie] per (?:addestrare|l${A}addestramento)`,
+    String.raw`gebruikt (?:om|voor) (?:\p{L}+ ){0,3}?(?:te trainen|training|het trainen)`,
+    String.raw`(?:usad|utilizad|empregad)[oa]s? para (?:treinar|o treinamento|o treino)`,
   ],
-  contextual: [
-    String.raw`data(?:set)? (?:sources?|origins?)|(?:sources?|origins?) of (?:the |our |this )?data(?:sets?)?`,
-    String.raw`datenquellen?|herkunft der daten`,
-    String.raw`sources? (?:de|des) données`,
-    String.raw`fuentes? de (?:los )?datos`,
+});
+/** Nouns naming training data. */
+const TRAINING_NOUN = lexeme({
+  lower: [
+    String.raw`training${H}data(?:${H}?sets?)?|training (?:corpus|corpora|datasets?|sets?|material|examples)|data(?:set)? (?:provenance|lineage)|datasheets? for datasets|data(?:set)?${H}cards?`,
+    String.raw`trainings${H}?daten\p{L}*|trainingsdatensatz\p{L}*|trainingskorpus`,
+    String.raw`données d${A}(?:entraînement|apprentissage)|corpus d${A}(?:entraînement|apprentissage)|jeux? de données d${A}(?:entraînement|apprentissage)`,
+    String.raw`datos de (?:entrenamiento|aprendizaje)|conjuntos? de (?:datos de )?entrenamiento`,
+    String.raw`dati (?:di|per l${A}) (?:addestramento|allenamento)|set di addestramento`,
+    String.raw`trainings?data|trainingsgegevens|trainingsset`,
+    String.raw`dados de (?:treino|treinamento)|conjuntos? de (?:dados de )?(?:treino|treinamento)`,
   ],
-  examples: ['training data', 'trained on … data', 'data provenance', 'Trainingsdaten', "données d'entraînement", 'datos de entrenamiento', 'data sources (near AI)'],
+});
+/** A heading naming training: a training noun or verb ("Training and tuning", "Wissensbasis und Training", "Dati di addestramento"). */
+const TRAINING_TOPIC = lexeme({
+  lower: [
+    String.raw`training|trainings?\p{L}*|trained|learned|learnt|learns?|trainier\p{L}*|gelernt|entraînement|entraîn\p{L}*|apprentissage|appris|entrenamiento|entren\p{L}*|aprendi\p{L}*|addestrament\p{L}*|addestr\p{L}*|getraind|treino|treinamento|trein\p{L}*`,
+  ],
+});
+/**
+ * What is trained in a machine-learning sense: a sentence saying a model, network or system was
+ * trained on something is about the AI system even where it names no AI term ("The model was
+ * trained on telematics driving-behaviour data", under a heading of its own).
+ */
+const TRAINED_THING = lexeme({
+  lower: [
+    String.raw`models?|modell\p{L}*|modèles?|modelos?|modell[oi]|networks?|netz\p{L}*|réseaux?|redes?|ret[ei]|netwerk\p{L}*|algorithms?|algorithm(?:us|en)|algorithmes?|algoritm\p{L}*|classifiers?|klassifikator\p{L}*|classificateur\p{L}*|clasificador\p{L}*|classificator\p{L}*|classificador\p{L}*|chat${H}?bots?|assistant|assistent\p{L}*|asistente|assistente|emulators?|engine|motore|motor|moteur`,
+  ],
 });
 
-/** The same subjects as URL path words of a visible link. */
-const TRAINING_HREF = /training[-_]?data|data[-_]?provenance|datasheets?[-_]for[-_]datasets|data[-_]?cards?|trainingsdaten/;
+/**
+ * People who get trained: "our staff are trained on the latest safety rules" in a section about
+ * the AI system is staff training, unless the sentence names what was trained ("our engineers
+ * trained the model on …").
+ */
+const PEOPLE = lexeme({
+  lower: [
+    String.raw`staff|employees|agents|advis[eo]rs|team|teams|colleagues|operators|reviewers|moderators|nurses|doctors|clinicians|engineers|technicians|drivers|people|personnel|workers|trainees|graders|invigilators|handlers|users`,
+    String.raw`mitarbeit\p{L}*|beschäftigte\p{L}*|personal|kolleg\p{L}*|fachkräfte|employés|salariés|conseill\p{L}*|équipes?|personnel|empleados|asesores|agentes|equipos?|trabajadores|personale|dipendenti|operatori|addett\p{L}*|medewerkers|personeel|collega\p{L}*|funcionários|colaboradores|equipes?|equipas?|atendentes`,
+  ],
+});
+
+/** Verbs that describe what a data set holds; their object is a category. */
+const CONTAINS = lexeme({
+  lower: [
+    String.raw`includes?|included|including|consists? of|consisted of|comprises?|comprised|contains?|contained|(?:is|are|was|were) made up of|covers?|covered|spans?`,
+    String.raw`umfass\p{L}*|besteh\p{L}* aus|bestand\p{L}* aus|enthält|enthalten|beinhalt\p{L}*|darunter`,
+    String.raw`comprenn\p{L}*|comprend|compos\p{L}* de|contien\p{L}*|incluent|inclut|dont`,
+    String.raw`incluy\p{L}*|consta\p{L}* de|compren\p{L}*|entre ell[oa]s`,
+    String.raw`includ\p{L}*|comprend\p{L}*|compost\p{L}* da|contengono|contiene|tra cui`,
+    String.raw`bestaa?t uit|bestonden uit|omvat\p{L}*|bevat\p{L}*|waaronder`,
+    String.raw`inclu\p{L}*|consist\p{L}* (?:em|de)|cont(?:ém|êm)|compost\p{L}* por|entre (?:eles|elas)`,
+  ],
+});
+/** "Adapted with", only under a training heading ("Aanvullende training: het model is aangepast met …"). */
+const ADAPT_FORWARD = lexeme({
+  lower: [
+    String.raw`(?:adapted|adjusted|customi[sz]ed|specialised|specialized|angepasst|adapté\p{L}*|ajusté\p{L}*|adaptad[oa]s?|ajustad[oa]s?|adattat[oaie]|personalizzat[oaie]|aangepast|verfijnd|afgestemd) (?:\p{L}+ ){0,2}?(?:with|on|using|mit|auf|avec|sur|con|en|su|met|op|com|em)`,
+  ],
+});
+
+/**
+ * Where data came from. Bounded: a provenance participle or verb with its preposition, a
+ * licence or data-sharing agreement, an archive or register, the site's own collection, named
+ * public corpora. Adjectives alone ("licensed data", "publicly available text") say what status
+ * the data has, not where it came from.
+ */
+const SOURCE = lexeme({
+  lower: [
+    // English
+    String.raw`(?:sourced|obtained|collected|gathered|licen[sc]ed|acquired|purchased|bought|compiled|downloaded|extracted|donated|contributed|submitted|provided|supplied|shared|taken|drawn|derived|crawled|scraped|received|recorded|captured|written|uploaded|digiti[sz]ed|annotated|labell?ed|released|made available|handed over|lent) (?:\p{L}+ ){0,2}?(?:from|by|through|via|on|at|during|under|across)`,
+    String.raw`(?:comes?|came|coming|originates?|originated|originating|stems?|stemmed) (?:\p{L}+ ){0,2}?from|(?:from|of|by|in|on) (?:\p{L}+ ){0,2}?(?:our|its|their) own|(?:we|ourselves) (?:\p{L}+ ){0,1}?(?:generated|created|collected|recorded|wrote|gathered|compiled)|in${H}house`,
+    String.raw`under (?:an? |the )?(?:\p{L}+ ){0,2}?(?:licen[cs]es?|agreements?|contracts?)|data${H}sharing (?:agreements?|arrangements?)|(?:licensing|content|data) (?:agreements?|partnerships?|deals?) with|public${H}domain|open (?:licen[cs]e|data)`,
+    String.raw`(?:public|open|national|published|government) (?:\p{L}+ ){0,2}?(?:archives?|registers?|registry|repositor(?:y|ies)|datasets?|databases?)`,
+    String.raw`common crawl|project gutenberg|wikipedia|imagenet|laion${H}\d*\p{L}*|the pile|github|stack overflow|arxiv|pubmed|open banking|copernicus|companies house`,
+    // German
+    String.raw`(?:stamm|komm)(?:en|t|te|ten) (?:\p{L}+ ){0,3}?(?:aus|von)|(?:bereitgestellt|zur verfügung gestellt|geliefert|gespendet|gesammelt|erhoben|lizenziert|erworben|bezogen|übernommen|aufgezeichnet|geteilt|eingereicht|überlassen)|aus (?:\p{L}+ ){0,2}?(?:eigenen?|unsere[mnr]?)|unter (?:einer )?lizenz|öffentlich\p{L}* (?:\p{L}+ ){0,1}?(?:archiv|register|datensatz|datensätze\p{L}*|datenbank)\p{L}*|(?:archiv|register)\p{L}* (?:des|der) \p{L}+|datenspende\p{L}*|kooperation\p{L}*`,
+    // French
+    String.raw`(?:issu|provenant|fourni|collecté|recueilli|obtenu|acquis|extrait|récupéré|cédé|donné|partagé|mis à disposition|mise à disposition|mises à disposition|licencié|rédigé|constitué|enregistré|annoté)(?:e|s|es)? (?:\p{L}+ ){0,2}?(?:par|de|des|du|d${A}|auprès|à partir|dans|lors|sur|sous|chez)|provien(?:nent|t) d|sous licence|domaine public|(?:de|à partir de|dans) (?:\p{L}+ ){0,2}?(?:nos|notre) propres?|entrepôts? de données|(?:archives?|registres?|bases? de données) (?:\p{L}+ ){0,2}?(?:publi|national)\p{L}*`,
+    // Spanish
+    String.raw`(?:cedid|facilitad|proporcionad|suministrad|obtenid|recopilad|recogid|adquirid|extraíd|donad|aportad|compartid|registrad|licenciad|recolectad|capturad)[oa]s? (?:\p{L}+ ){0,3}?(?:por|de|del|en|a partir|durante|bajo|mediante|desde)|procedentes? de|provien(?:e|en) de|bajo licencia|dominio público|(?:de|en) (?:\p{L}+ ){0,2}?nuestr[oa]s? propi[oa]s?|(?:archivos?|registros?|bases? de datos) (?:\p{L}+ ){0,2}?públic\p{L}*`,
+    // Italian
+    String.raw`(?:provenient|fornit|raccolt|ottenut|acquisit|estratt|donat|condivis|concess|cedut|registrat|licenziat|messi a disposizione|messe a disposizione|mess[oa] a disposizione)\p{L}{0,2} (?:\p{L}+ ){0,3}?(?:da|dal|dalla|dall${A}|dai|dagli|dalle|durante|in|nel|nella|nelle|nei|presso|su|sotto|tramite)|provenient[ie] d|in licenza|pubblico dominio|archivi[o]? pubblic[oi]|banche dati|(?:dei|delle|dai|dalle|nei|nelle) (?:\p{L}+ ){0,1}?(?:nostri|nostre|propri|proprie) \p{L}+`,
+    // Dutch
+    String.raw`(?:kom(?:en|t)|kwamen|afkomstig) (?:\p{L}+ ){0,3}?(?:uit|van)|beschikbaar gesteld|ter beschikking gesteld|aangeleverd|verzameld|verstrekt|gedeeld|gedoneerd|gelicentieerd|verkregen|ingekocht|overgenomen|(?:uit|van) (?:\p{L}+ ){0,2}?eigen|onder licentie|publiek domein|openbare (?:\p{L}+ ){0,1}?(?:archieven|archief|registers?|databank|dataset)`,
+    // Portuguese
+    String.raw`(?:disponibilizad|licenciad|obtid|recolhid|coletad|cedid|fornecid|doad|compartilhad|partilhad|registrad|adquirid|extraíd|recolhid)[oa]s? (?:\p{L}+ ){0,3}?(?:pel[oa]s?|por|de|do|da|dos|das|junto|em|no|na|nos|nas|durante|sob|a partir)|provenientes? de|sob licença|domínio público|(?:de|do|da|dos|das|em) (?:\p{L}+ ){0,2}?própri[oa]s?|(?:do|da|dos|das) (?:noss[oa]s?) própri[oa]s?`,
+  ],
+});
+
+/**
+ * Provenance adjectives: the data's origin stated as its status ("publicly available text",
+ * "licensed data", "synthetic conversations", "données publiques"). A source, but it does not
+ * end a category the way "obtained from" does: "publicly available text" is text from public
+ * sources.
+ */
+const SOURCE_ADJECTIVE = lexeme({
+  lower: [
+    String.raw`(?:publicly|openly|freely) (?:available|accessible)|public${H}domain|(?:openly |permissively )?licen[sc]ed|open${H}(?:source|licen[sc]ed)|(?:user|customer|crowd|volunteer)${H}(?:submitted|generated|contributed|provided|sourced)|synthetic(?:ally generated)?|third${H}party|proprietary`,
+    String.raw`öffentlich (?:verfügbar|zugänglich)\p{L}*|lizenziert\p{L}*|synthetisch\p{L}*|gemeinfrei\p{L}*|(?:nutzer|kunden)generiert\p{L}*`,
+    String.raw`publi(?:c|que)s|publiquement (?:disponibles?|accessibles?)|accessibles? au public|sous licence|synthétiques?|libres? de droits`,
+    String.raw`públic[oa]s|disponibles públicamente|con licencia|sintétic[oa]s`,
+    String.raw`pubblic[ie]|pubblicamente disponibili|con licenza|sintetic[ie]`,
+    String.raw`openbare|openbaar beschikbare|gelicentieerde|synthetische`,
+    String.raw`publicamente disponíveis|licenciad[oa]s|sintétic[oa]s`,
+  ],
+});
+
+/**
+ * Words that say nothing about the kind of content: determiners, prepositions, quantities,
+ * generic data nouns and provenance or time adjectives. What is left of a training object is
+ * its category ("2.1 million images of paper receipts" → images, paper, receipts).
+ */
+const NOT_A_CATEGORY = new Set(
+  [
+    // English
+    'the a an and or of on with from in at to for by its their our your his her this that these those it they them we us some any all each every both other others further additional also',
+    'about around roughly approximately approx some several many more than over under nearly almost up to least most few dozens tens hundreds thousands millions billions hundred thousand million billion trillion k m bn',
+    'data dataset datasets database databases corpus corpora information info content contents material materials examples example samples sample records record items item sets set collection collections sources source inputs input',
+    'historical historic past previous prior earlier recent latest new licensed licenced public publicly available openly freely accessible open proprietary own internal external third party third-party partner partners anonymised anonymized de-identified deidentified pseudonymised pseudonymized synthetic real world real-world existing collected curated selected various diverse different high-quality quality raw large small huge vast broad wide range variety mix mixture selection type types kind kinds category categories exclusively mainly mostly primarily only solely largely scratch',
+    'publique publiques públicos públicas público pública pubblici pubbliche pubblico openbare openbaar publicamente públicamente pubblicamente publiquement licence license licencia licenza licença licentie lizenz sous bajo sotto sob onder synthétique synthétiques sintéticos sintéticas sintetici sintetiche synthetische synthetisch synthetischen verfügbare verfügbaren zugängliche zugänglichen disponibles disponible disponibili disponíveis beschikbare accessibles gelicentieerde licenciados licenciadas lizenzierten gemeinfreie',
+    'is are was were been be being has have had which who whose whom where when while what',
+    // German
+    'der die das den dem des ein eine einen einem einer eines und oder mit von aus auf anhand bei über unter rund etwa ca zirka mehr als mehrere mehreren zusätzlich tausend tausende tausenden millionen million milliarden hunderttausende hunderttausenden daten datensätze datensätzen datensatz informationen material materialien inhalte inhalten beispiele historischen historische historischer früheren frühere eigenen eigene eigener öffentlich öffentlichen öffentliche lizenzierten lizenzierte anonymisierten anonymisierte pseudonymisierten pseudonymisierte synthetischen synthetische unsere unseren unserem unserer sowie zugehörigen zugehörige jeweiligen wurde wurden worden ist sind hat haben',
+    // French
+    'le la les l un une des du de d et ou sur avec à partir environ plus près millions million milliers milliards centaines données donnée informations contenus contenu exemples historiques publiques publics propres nos notre leurs anonymisées anonymisés anonymisée pseudonymisées synthétiques correspondantes correspondants associés associées a été ont été',
+    // Spanish
+    'el la los las un una unos unas del de y o con en sobre a partir más alrededor cerca millones millón miles datos dato información contenidos ejemplos históricos históricas histórico propios propias nuestros nuestras nuestro públicos públicas anonimizados sintéticos se ha han fue fueron',
+    // Italian
+    'il lo la i gli le un una uno dei delle degli di del della dello e o con su sui sulle da circa oltre più milioni migliaia dati informazioni contenuti esempi storici storiche propri proprie nostri nostre pubblici pubbliche anonimizzati sintetici è stato stata stati state',
+    // Dutch
+    'de het een en of met op van uit ruim circa ongeveer meer dan miljoen miljoenen duizenden duizend gegevens data voorbeelden eerdere historische eigen onze openbare geanonimiseerde synthetische is zijn werd werden',
+    // Portuguese
+    'o a os as um uma uns umas do da dos das de e ou com em sobre cerca mais milhões milhares dados informações conteúdos exemplos históricos histórico próprio própria próprios nosso nossa nossos nossas públicos anonimizados sintéticos foi foram',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+/** A conjunction or question word where an object should start: "what it was trained on and what you can do". */
+const NOT_AN_OBJECT = /^(?:and|or|but|what|which|how|why|und|oder|aber|sowie|et|ou|mais|y|pero|ma|maar|mas|porém)$/u;
+
+/** Where an object ends: a clause break, or a relative or purpose clause. */
+const OBJECT_END = /,(?!\d)|[;:()–—]|\s(?:which|that|so that|to make|in order|because|damit|um|sodass|weil|afin|pour que|parce|para que|porque|perché|affinché|zodat|omdat|para)\s/u;
+/** Longest object examined, in characters. */
+const OBJECT_MAX = 200;
+/** Sentences after a training statement that may still describe its data. */
+const CONTEXT_AFTER = 3;
+/** Characters before a verb-final training verb searched for its preposition. */
+const FINAL_REACH = 200;
+
+// ---------------------------------------------------------------------------------------------
+// Analysis
+
+/** A training statement and what its context says. */
+export interface TrainingStatement {
+  sentence: Sentence;
+  /** The cue that decided (verb and preposition, or the training noun). */
+  hit: Hit;
+  /** The first category and source in the statement's context. */
+  category: Hit | undefined;
+  source: Hit | undefined;
+}
+
+export interface TrainingData {
+  /** Training statements and training-headed sections, in reading order. */
+  statements: readonly TrainingStatement[];
+  /** The first context with both a category and a source. */
+  both: TrainingStatement | undefined;
+  /** A visible link naming training data. */
+  link: Target | undefined;
+}
+
+const analyses = new WeakMap<Discourse, TrainingData>();
+
+/** The page's training-data statements, memoised per discourse (both training controls read them). */
+export function trainingDataOf(d: Discourse): TrainingData {
+  let found = analyses.get(d);
+  if (found === undefined) {
+    found = analyse(d);
+    analyses.set(d, found);
+  }
+  return found;
+}
+
+const NONE: TrainingData = { statements: [], both: undefined, link: undefined };
+
+function analyse(d: Discourse): TrainingData {
+  if (disclosureOf(d) === undefined) return NONE;
+  const finalVerb = FINAL_VERB_LANGS.test(d.corpus.page.lang?.toLowerCase() ?? '') || d.corpus.page.lang === null;
+  const statements: TrainingStatement[] = [];
+
+  for (const section of d.sections) {
+    const sentences = section.sentences;
+    const heading = section.heading;
+    const trainingSection = heading !== null && isAiSentence(d, heading) && isTrainingHeading(d, heading);
+    for (let i = 0; i < sentences.length; i++) {
+      const s = sentences[i]!;
+      const ai = isAiSentence(d, s);
+      if (!ai && findAll(TRAINED_THING, s.text, s.lower).length === 0) continue;
+      const cue = statementIn(d, s, finalVerb, trainingSection && ai);
+      if (cue === undefined && !trainingSection) continue;
+      // The context: the whole section under a training heading, else the statement and the
+      // sentences after it.
+      const context = trainingSection ? sentences.slice(i) : sentences.slice(i, i + 1 + CONTEXT_AFTER);
+      const statement: TrainingStatement = { sentence: s, hit: cue?.hit ?? { start: heading!.start, end: heading!.end }, category: cue?.category, source: undefined };
+      for (const [k, c] of context.entries()) {
+        if (k > 0 || cue === undefined) statement.category ??= categoryIn(d, c, finalVerb, trainingSection);
+        statement.source ??= sourceIn(d, c);
+        if (statement.category !== undefined && statement.source !== undefined) break;
+      }
+      if (cue !== undefined || statement.category !== undefined || statement.source !== undefined) statements.push(statement);
+      if (trainingSection) break;
+    }
+  }
+  const link = d.corpus.targets.find((t) => t.source === 'link' && (TRAINING_HREF.test(t.lower) || findAll(TRAINING_NOUN, t.text, t.text.toLowerCase()).length > 0));
+  return { statements, both: statements.find((s) => s.category !== undefined && s.source !== undefined), link };
+}
+
+function isTrainingHeading(d: Discourse, heading: Sentence): boolean {
+  return [...hitsIn(heading, TRAINING_NOUN), ...hitsIn(heading, TRAINING_TOPIC)].some((hit) => !isNegated(d, heading, hit.start, hit.end));
+}
+
+interface Cue {
+  hit: Hit;
+  category: Hit | undefined;
+}
+
+/** The sentence's first affirmed training statement, with the category its object names. */
+function statementIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSection: boolean): Cue | undefined {
+  const people = findAll(PEOPLE, s.text, s.lower)[0];
+  const trainsPeople = people !== undefined && findAll(TRAINED_THING, s.text, s.lower).length === 0;
+  const affirmed = (hit: Hit) => !(trainsPeople && s.start + people.start < hit.start) && !isNegated(d, s, hit.start, hit.end);
+  for (const hit of hitsIn(s, TRAIN_FORWARD)) {
+    if (affirmed(hit)) return { hit, category: categoryOf(s, hit.end, objectEnd(s, hit.end)) };
+  }
+  if (trainingSection) {
+    for (const hit of hitsIn(s, ADAPT_FORWARD)) if (affirmed(hit)) return { hit, category: categoryOf(s, hit.end, objectEnd(s, hit.end)) };
+  }
+  if (finalVerb) {
+    for (const verb of hitsIn(s, TRAIN_VERB_ONLY)) {
+      const from = Math.max(s.start, verb.start - FINAL_REACH);
+      const window = d.corpus.lower.slice(from, verb.start);
+      const prep = findAll(FINAL_PREP, window, window)[0];
+      if (prep === undefined) continue;
+      const hit = { start: from + prep.start, end: verb.end };
+      if (affirmed({ start: verb.start, end: verb.end }) && affirmed({ start: hit.start, end: from + prep.end })) {
+        return { hit, category: categoryOf(s, from + prep.end, verb.start) };
+      }
+    }
+  }
+  for (const hit of hitsIn(s, USED_TO_TRAIN)) {
+    if (affirmed(hit)) return { hit, category: categoryOf(s, Math.max(s.start, hit.start - OBJECT_MAX), hit.start) };
+  }
+  for (const hit of hitsIn(s, TRAINING_NOUN)) {
+    if (affirmed(hit)) return { hit, category: undefined };
+  }
+  return undefined;
+}
+
+/** Where the object starting at `start` ends: the first clause break, or OBJECT_MAX. */
+function objectEnd(s: Sentence, start: number): number {
+  const rest = s.lower.slice(start - s.start, start - s.start + OBJECT_MAX);
+  const end = OBJECT_END.exec(rest);
+  return start + (end === null ? rest.length : end.index);
+}
+
+/**
+ * The category named in `[start, end)` of the sentence: the span up to its first source cue
+ * ("data obtained from …" stops at "obtained"), if a content word is left once the words of
+ * NOT_A_CATEGORY are set aside.
+ */
+function categoryOf(s: Sentence, start: number, end: number): Hit | undefined {
+  if (end <= start) return undefined;
+  let text = s.lower.slice(start - s.start, end - s.start);
+  const source = findAll(SOURCE, text, text)[0];
+  const cut = /(?:^|\s)(?:from|aus|uit)\s/u.exec(text);
+  const stop = Math.min(source?.start ?? text.length, cut === null ? text.length : cut.index);
+  text = text.slice(0, stop);
+  const words = text.split(/[^\p{L}\d'’-]+/u).filter((w) => w !== '');
+  if (words.length === 0 || NOT_AN_OBJECT.test(words[0]!)) return undefined;
+  const content = words.some((w) => w.length >= 3 && !/^[\d.,'’-]+$/u.test(w) && !NOT_A_CATEGORY.has(w) && !NOT_A_CATEGORY.has(w.replace(/^(?:l|d)['’]/u, '')));
+  if (!content) return undefined;
+  const lead = text.length - text.trimStart().length;
+  return { start: start + lead, end: start + text.trimEnd().length };
+}
+
+/**
+ * A category stated in a context sentence: another training statement's object, a "consists
+ * of" object, or, under a training heading, an adaptation's object or a list item.
+ */
+function categoryIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSection: boolean): Hit | undefined {
+  const own = statementIn(d, s, finalVerb, trainingSection)?.category;
+  if (own !== undefined) return own;
+  for (const hit of hitsIn(s, CONTAINS)) {
+    if (isNegated(d, s, hit.start, hit.end)) continue;
+    const category = categoryOf(s, hit.end, objectEnd(s, hit.end));
+    if (category !== undefined) return category;
+  }
+  if (!trainingSection) return undefined;
+  const element = d.corpus.page.textBlocks[s.blockIndex]?.element?.name;
+  if (element === 'li' || element === 'dd' || element === 'td') return categoryOf(s, s.start, objectEnd(s, s.start));
+  return undefined;
+}
+
+/** A source in the sentence, not negated. */
+function sourceIn(d: Discourse, s: Sentence): Hit | undefined {
+  return [...hitsIn(s, SOURCE), ...hitsIn(s, SOURCE_ADJECTIVE)].find((hit) => !isNegated(d, s, hit.start, hit.end));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The control
+
+/** Training-data pages as URL path words of a visible link. */
+const TRAINING_HREF = /training[-_]?data|data[-_]?provenance|datasheets?[-_]for[-_]datasets|data[-_]?cards?|trainingsdaten|donnees[-_]d[-_]?entrainement|datos[-_]de[-_]entrenamiento|dati[-_]di[-_]addestramento|trainingsdata|dados[-_]de[-_]trein/;
+
+export const TRAINING_EXAMPLES = ['trained on <content>', 'learned from', 'training data', 'licensed from', 'mit … trainiert', 'entraîné sur', 'se entrenó con', 'addestrato su', 'getraind op', 'treinado com'];
 
 const WHAT = 'training-data or data-provenance disclosure';
 
 /** The outcomes of this control. */
 export const outcomes = {
-  /** A training-data or provenance statement; the evidence quotes it. */
+  /** A training statement with a category or a source in its context; the evidence quotes what decided. */
   disclosed: (corpus: Corpus, hit: Hit): Outcome => quoted(corpus, 'pass', 'Training-data disclosure', hit),
-  /** A visible link whose href names training data or provenance (not followed). */
+  /** A visible link naming training data or provenance (not followed). */
   linked: (corpus: Corpus, link: Target): Outcome => linked(corpus, 'pass', 'Training-data page linked (not followed)', link),
   /** Nothing found, and the page is a script-rendered shell: static HTML cannot decide. */
   scriptRendered: (page: Page): Outcome => scriptRendered(WHAT, page),
-  /** Nothing found in a page whose content is in the static HTML. */
-  notDisclosed: (): Outcome => notFound(WHAT, TRAINING_DATA),
+  /** Nothing concrete about the training data of a system the page discloses. */
+  notDisclosed: (): Outcome => notFound(WHAT, { examples: TRAINING_EXAMPLES }),
 };
 
 export const control: Control<AiGovernanceControlId, Page> = {
@@ -68,10 +399,10 @@ export const control: Control<AiGovernanceControlId, Page> = {
   severity: 'warning',
   evaluate(page) {
     const corpus = corpusOf(page);
-    const hit = findPhrase(corpus, TRAINING_DATA);
-    if (hit !== undefined) return outcomes.disclosed(corpus, hit);
-    const link = targetWithHref(corpus, TRAINING_HREF);
-    if (link !== undefined) return outcomes.linked(corpus, link);
+    const data = trainingDataOf(discourseOf(page));
+    const concrete = data.statements.find((s) => s.category !== undefined || s.source !== undefined);
+    if (concrete !== undefined) return outcomes.disclosed(corpus, concrete.category ?? concrete.source!);
+    if (data.link !== undefined) return outcomes.linked(corpus, data.link);
     return page.likelyClientRendered ? outcomes.scriptRendered(page) : outcomes.notDisclosed();
   },
 };
