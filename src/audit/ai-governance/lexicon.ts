@@ -97,7 +97,7 @@ export const AI_TERMS = lexeme({
     // AI", "Des Moines, IA" and "KIA" are not AI.
     // The acronym is matched first and the words before it checked after, so the look-behind
     // runs only where an acronym stands, not at every position of the text.
-    String.raw`(?:AI|A\.I\.|KI|IA)(?<=(?:(?:^|[\s(])(?:the|an?|our|their|its|your|with|by|using|uses?|used|of|to|and|or|from|through|via|for|on|in|about|die|der|den|dem|mit|durch|von|per|für|und|oder|unser\p{L}*|la|le|les|de|des|du|et|ou|par|avec|notre|nos|con|por|para|y|o|nuestr\p{L}*|e|della|alla|dalla|sulla|nella|nostr\p{L}*|een|het|met|door|voor|en|of|onze|com|pela|pelo|da|do|na|noss\p{L}*) |\p{L}*[lL]['’]|\(|^)(?:AI|A\.I\.|KI|IA))`,
+    String.raw`(?:AI|A\.I\.|KI|IA)(?<=(?:(?:^|[\s(])(?i:the|an?|our|their|its|your|with|by|using|uses?|used|of|to|and|or|from|through|via|for|on|in|about|die|der|den|dem|mit|durch|von|per|für|und|oder|unser\p{L}*|la|le|les|de|des|du|et|ou|par|avec|notre|nos|con|por|para|y|o|nuestr\p{L}*|e|della|alla|dalla|sulla|nella|nostr\p{L}*|een|het|met|door|voor|en|of|onze|com|pela|pelo|da|do|na|noss\p{L}*) |\p{L}*[lL]['’]|\(|^)(?:AI|A\.I\.|KI|IA))`,
     String.raw`GenAI|LLMs?|GPT-?\d[\w.-]*|ChatGPT|(?:AI|KI|IA)-\p{L}+|\p{Lu}\p{Ll}{1,20}-(?:AI|KI|IA)`,
   ],
 });
