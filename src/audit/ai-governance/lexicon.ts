@@ -96,6 +96,9 @@ export const AI_TERMS = lexeme({
     // AI", "Des Moines, IA" and "KIA" are not AI.
     String.raw`(?<=(?:^|[\s(])(?:the|an?|our|their|its|your|with|by|using|uses?|used|of|to|and|or|from|through|via|for|on|in|about|die|der|den|dem|mit|durch|von|per|für|und|oder|unser\p{L}*|la|le|les|de|des|du|et|ou|par|avec|notre|nos|con|por|para|y|o|nuestr\p{L}*|e|della|alla|dalla|sulla|nella|nostr\p{L}*|een|het|met|door|voor|en|of|onze|com|pela|pelo|da|do|na|noss\p{L}*) |\p{L}*[lL]['’]|\(|^)(?:AI|A\.I\.|KI|IA)`,
     String.raw`GenAI|LLMs?|GPT-?\d[\w.-]*|ChatGPT|(?:AI|KI|IA)-\p{L}+|\p{L}+-(?:AI|KI|IA)`,
+    // The acronym as an adjective after a system noun, as French, Spanish, Italian and Portuguese
+    // place it ("un assistant IA", "asistente IA", "strumento IA", "ferramenta IA").
+    String.raw`(?<=(?i:assistante?s?|assistente?s?|asistentes?|agents?|agentes?|chatbots?|outils?|herramientas?|strument[oi]|ferramentas?|systèmes?|sistem[aie]s?|modèles?|modelos?|modell[oi]|moteurs?|motor|motore) )(?:IA|AI)`,
   ],
 });
 
