@@ -27,7 +27,7 @@ import { discourseOf, hitsIn, isAiSentence, isNegated, type Discourse, type Sent
 import { disclosureOf } from './ai-disclosure-notice.ts';
 import { EVIDENCE_MAX, corpusOf, linked, locationAt, lookedFor, outcome, partlyFound, quotedText, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
-import { REPORTING, findAll, lexeme, type Lexeme } from './lexicon.ts';
+import { REPORTING, findAll, firstMatch, lexeme, type Lexeme } from './lexicon.ts';
 import { MODEL_FAMILIES, PROVIDERS, providerOfHost, type ModelFamily, type Provider } from './providers.ts';
 
 const PROVIDER_NAMES = lexeme({ exact: PROVIDERS.map((p) => p.pattern) });
@@ -137,10 +137,15 @@ interface Finding {
 
 const findings = new WeakMap<Discourse, Finding>();
 
-function findingOf(d: Discourse): Finding {
+/**
+ * What the page names, memoised. On a page without a disclosure of its own (`full` false) only
+ * the known families and providers are looked for, for the evidence: nothing there can pass, and
+ * the name pattern is the costly part.
+ */
+function findingOf(d: Discourse, full: boolean): Finding {
   let found = findings.get(d);
   if (found === undefined) {
-    found = find(d);
+    found = find(d, full);
     findings.set(d, found);
   }
   return found;
@@ -151,15 +156,21 @@ function readable(d: Discourse): Sentence[] {
   return d.sentences.filter((s) => !(d.editorial && findAll(REPORTING, s.text, s.lower).length > 0));
 }
 
-function find(d: Discourse): Finding {
+function find(d: Discourse, full: boolean): Finding {
   const corpus = d.corpus;
   const sentences = readable(d);
+  const readableSet = new Set(sentences);
   let firstModel: Hit | undefined;
   let firstProvider: Hit | undefined;
   const affirmed = (s: Sentence, hit: Hit): boolean => !isNegated(d, s, hit.start, hit.end);
   const providersIn = (s: Sentence): Hit[] => hitsIn(s, PROVIDER_NAMES).filter((hit) => affirmed(s, hit));
-  const visibleProviders = new Set<string>();
-  for (const s of sentences) for (const hit of providersIn(s)) visibleProviders.add(providerName(corpus, hit) ?? '');
+  // Without a disclosure only the known names are looked for: one pass over the page says whether there are any.
+  if (!full && firstMatch(MODELS, corpus.text, corpus.lower) === undefined && firstMatch(PROVIDER_NAMES, corpus.text, corpus.lower) === undefined) return {};
+  let visible: Set<string> | undefined;
+  const visibleProviders = (): Set<string> => {
+    visible ??= new Set(sentences.flatMap((s) => providersIn(s).map((hit) => providerName(corpus, hit) ?? '')));
+    return visible;
+  };
   const linkedProviders = new Set(corpus.links.flatMap((link) => (link.url === null ? [] : [providerOfHost(link.url.hostname)?.name ?? ''])));
 
   for (const s of sentences) {
@@ -170,19 +181,20 @@ function find(d: Discourse): Finding {
       const here = providersIn(s)[0];
       if (here !== undefined) return { identified: { model, provider: providerName(corpus, here) ?? '' } };
       const family = familyOf(corpus, model);
-      if (family !== undefined && (visibleProviders.has(family.provider) || linkedProviders.has(family.provider))) {
+      if (family !== undefined && (visibleProviders().has(family.provider) || linkedProviders.has(family.provider))) {
         return { identified: { model, provider: family.provider } };
       }
     }
     // 2. A model named as a pattern, with its developer.
+    if (!full) continue;
     for (const candidate of candidatesIn(d, s)) {
       firstModel ??= candidate.model;
-      const developer = developerOf(d, candidate, sentences);
+      const developer = developerOf(d, candidate, readableSet);
       if (developer !== undefined) return { identified: { model: candidate.model, provider: developer.name, via: developer.via } };
     }
   }
   // 3. A visible link to a provider's domain whose path names a known model (a system card).
-  for (const link of corpus.links) {
+  for (const link of full ? corpus.links : []) {
     if (link.url === null) continue;
     const provider = providerOfHost(link.url.hostname);
     if (provider === undefined) continue;
@@ -272,13 +284,13 @@ function candidatesIn(d: Discourse, s: Sentence): Candidate[] {
  * names the model again ("GridCast 2.3 … GridCast is designed, trained and operated by Voltaire
  * Energy Analytics Ltd").
  */
-function developerOf(d: Discourse, c: Candidate, sentences: readonly Sentence[]): { name: string; via?: Hit } | undefined {
+function developerOf(d: Discourse, c: Candidate, readableSet: ReadonlySet<Sentence>): { name: string; via?: Hit } | undefined {
   const own = developerIn(d, c.sentence, c.head);
   if (own !== undefined) return { name: own.name };
   if (c.head === '' || c.sentence.section === null) return undefined;
   const section = c.sentence.section;
   for (const s of [section.heading, ...section.sentences]) {
-    if (s === null || s === c.sentence || !sentences.includes(s) || !hasWord(s.text, c.head)) continue;
+    if (s === null || s === c.sentence || !readableSet.has(s) || !hasWord(s.text, c.head)) continue;
     const found = developerIn(d, s, c.head);
     if (found !== undefined) return { name: found.name, via: found.hit };
   }
@@ -397,9 +409,9 @@ export const control: Control<AiGovernanceControlId, Page> = {
   evaluate(page) {
     const corpus = corpusOf(page);
     const d = discourseOf(page);
-    const { identified, doc, model, provider } = findingOf(d);
     // The model documents an AI system the site discloses; on any other page it identifies nothing of the site's.
     const disclosed = disclosureOf(d) !== undefined;
+    const { identified, doc, model, provider } = findingOf(d, disclosed);
     if (identified !== undefined) return disclosed ? outcomes.identified(corpus, identified) : outcomes.undisclosed(corpus, identified.model);
     if (doc !== undefined && disclosed) return outcomes.linked(corpus, doc.target, doc.provider, doc.model);
     if (model !== undefined) return outcomes.providerMissing(corpus, model);
