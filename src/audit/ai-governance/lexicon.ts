@@ -93,12 +93,16 @@ export const AI_TERMS = lexeme({
   ],
   exact: [
     // "AI", "KI", "IA" alone only as a noun in running text: after an article, preposition or
-    // possessive ("the AI", "mit KI", "dell'IA", "our AI"), or opening a sentence. So "Amnesty
+    // possessive ("the AI", "mit KI", "dell'IA", "our AI"), or opening a block or sentence (the
+    // lexeme runs over the whole page, so a sentence start is a newline or a full stop). So "Amnesty
     // AI", "Des Moines, IA" and "KIA" are not AI.
     // The acronym is matched first and the words before it checked after, so the look-behind
     // runs only where an acronym stands, not at every position of the text.
-    String.raw`(?:AI|A\.I\.|KI|IA)(?<=(?:(?:^|[\s(])(?i:the|an?|our|their|its|your|with|by|using|uses?|used|of|to|and|or|from|through|via|for|on|in|about|die|der|den|dem|mit|durch|von|per|für|und|oder|unser\p{L}*|la|le|les|de|des|du|et|ou|par|avec|notre|nos|con|por|para|y|o|nuestr\p{L}*|e|della|alla|dalla|sulla|nella|nostr\p{L}*|een|het|met|door|voor|en|of|onze|com|pela|pelo|da|do|na|noss\p{L}*) |\p{L}*[lL]['’]|\(|^)(?:AI|A\.I\.|KI|IA))`,
+    String.raw`(?:AI|A\.I\.|KI|IA)(?<=(?:(?:^|[\s(])(?i:the|an?|our|their|its|your|with|by|using|uses?|used|of|to|and|or|from|through|via|for|on|in|about|die|der|den|dem|mit|durch|von|per|für|und|oder|unser\p{L}*|la|le|les|de|des|du|et|ou|par|avec|notre|nos|con|por|para|y|o|nuestr\p{L}*|e|della|alla|dalla|sulla|nella|nostr\p{L}*|een|het|met|door|voor|en|of|onze|com|pela|pelo|da|do|na|noss\p{L}*) |\p{L}*[lL]['’]|\(|^|\n|[.!?:;…] )(?:AI|A\.I\.|KI|IA))`,
     String.raw`GenAI|LLMs?|GPT-?\d[\w.-]*|ChatGPT|(?:AI|KI|IA)-\p{L}+|\p{Lu}\p{Ll}{1,20}-(?:AI|KI|IA)`,
+    // The acronym as an adjective after a system noun, as French, Spanish, Italian and Portuguese
+    // place it ("un assistant IA", "asistente IA", "strumento IA", "ferramenta IA").
+    String.raw`(?:IA|AI)(?<=(?i:assistante?s?|assistente?s?|asistentes?|agents?|agentes?|chatbots?|outils?|herramientas?|strument[oi]|ferramentas?|systèmes?|sistem[aie]s?|modèles?|modelos?|modell[oi]|moteurs?|motor|motore) (?:IA|AI))`,
   ],
 });
 

@@ -1,38 +1,137 @@
 // ai-governance.model-card-or-system-description (Measure): the page links to a model card,
 // system card, system description, or technical documentation.
 //
-// Passes on a visible link whose name or href names such a document, or on such a URL in JSON-LD
-// or a meta (the document itself is never followed), or when the page is itself one (its title
-// or an h1 says so). A document only mentioned in text is not linked: that fails, quoting the
-// mention.
+// On a page that discloses an AI system of its own (`disclosureOf`), passes on a visible link
+// naming such a document, by its name or its href (the document is never followed), or when
+// the page is itself one (its title or h1 names it). Names come in two kinds, in EN, DE, FR,
+// ES, IT, NL and PT:
+//
+// - documents that only AI systems have: "model card", "system card", "AI fact sheet",
+//   "Modellkarte", "fiche modèle", "tarjeta del modelo", "scheda del modello", "modelkaart",
+//   "cartão do modelo";
+// - generic documentation: "system description", "technical documentation",
+//   "Systembeschreibung", "documentation technique", "documentación técnica", "documentazione
+//   tecnica", "systeembeschrijving", "documentação técnica". These count only about the AI
+//   system: the link names AI, a model or algorithm, or the page's name for its system, or it
+//   sits in an AI-related sentence or section. So the "technical documentation" of a heat pump
+//   does not count, and a "technical data sheet" / "Datenblatt" / "ficha técnica" never does.
+//
+// A governance artifact ("model evaluation report") is not a model card. A document only
+// mentioned in text ("available on request") is not linked: that fails, quoting the mention.
+// URLs in metas and JSON-LD do not count (no visitor sees them).
 import type { Control, Outcome } from '../control.ts';
-import type { Page } from '../page.ts';
-import { corpusOf, linked, notFound, placeOf, quoted, scriptRendered, wordRegex, type Corpus, type Hit, type Target } from './evidence.ts';
+import type { Link, Page } from '../page.ts';
+import { disclosureOf } from './ai-disclosure-notice.ts';
+import { discourseOf, hitsIn, isAiSentence, isNegated, type Discourse, type Sentence } from './discourse.ts';
+import { corpusOf, linked, lookedFor, quoted, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
-import { A, H, findPhrase, vocabulary } from './vocabulary.ts';
+import { A, AI_TERMS, H, findAll, lexeme } from './lexicon.ts';
 
-/** Names of the documents, as link text or in text (lower case). */
-const NAMES = [
-  String.raw`(?:model|system|ai)${H}cards?|system descriptions?|(?:technical|system|model) documentation|ai${H}fact${H}sheets?|model fact${H}sheets?|transparency notes?`,
-  String.raw`(?:modell|system)${H}karten?|systembeschreibung\p{L}*|technische[n]? dokumentation|modell${H}dokumentation`,
-  String.raw`(?:fiche|carte)s? (?:du |de |d${A})?(?:modèle|système)|description (?:technique|du système|du modèle)|documentation (?:technique|du système|du modèle)`,
-  String.raw`(?:tarjeta|ficha)s? (?:del |de |de la )?(?:modelo|sistema)|descripción (?:técnica|del sistema|del modelo)|documentación (?:técnica|del sistema|del modelo)`,
-];
+/** Documents only an AI system has. */
+const AI_DOCUMENT = lexeme({
+  lower: [
+    String.raw`(?:model|system|ai)${H}cards?|(?:ai|model)${H}fact${H}sheets?|transparency notes?|model details`,
+    String.raw`(?:ki${H})?(?:modell|system)${H}karten?|modell${H}steckbrief\p{L}*|ki${H}steckbrief\p{L}*|modell${H}dokumentation\p{L}*`,
+    String.raw`(?:fiche|carte)s? (?:du |de |d${A})?(?:modèle|système)|fiche d${A}identité du modèle|documentation du modèle`,
+    String.raw`(?:tarjeta|ficha)s? (?:del |de |de la )?(?:modelo|sistema)|documentación del modelo`,
+    String.raw`(?:scheda|schede|carta) (?:del |di |dei )?(?:modello|modelli|sistema)|documentazione del modello`,
+    String.raw`model${H}?kaart(?:en)?|systeem${H}?kaart(?:en)?|modeldocumentatie`,
+    String.raw`(?:cartão|cartões|ficha|fichas) (?:do |de )?(?:modelo|sistema)|documentação do modelo`,
+  ],
+});
 
-export const DOCUMENT_NAMES = vocabulary({
-  lower: NAMES,
-  examples: ['Model card', 'System card', 'System description', 'Technical documentation', 'Modellkarte', 'fiche du modèle', 'tarjeta del modelo', 'href /model-card'],
+/** Generic documentation: counts only about the AI system. */
+const DOCUMENTATION = lexeme({
+  lower: [
+    String.raw`system descriptions?|(?:technical|system|model|algorithm) documentation|technical descriptions?|technical documents?|instructions for use|algorithm descriptions?`,
+    String.raw`systembeschreibung\p{L}*|technische\p{L}* dokumentation\p{L}*|technische\p{L}* beschreibung\p{L}*|gebrauchsanweisung\p{L}*|algorithmusbeschreibung\p{L}*`,
+    String.raw`description (?:technique|du système|du modèle|de l${A}algorithme)|documentation (?:technique|du système)|notice d${A}utilisation`,
+    String.raw`descripci(?:ón|ones) (?:técnica|del sistema|del modelo|del algoritmo)|documentación (?:técnica|del sistema)`,
+    String.raw`descrizione (?:tecnica|del sistema|del modello|dell${A}algoritmo)|documentazione (?:tecnica|del sistema)`,
+    String.raw`systeembeschrijving\p{L}*|technische (?:documentatie|beschrijving)|beschrijving van het (?:algoritme|systeem|model)|algoritmebeschrijving`,
+    String.raw`descriç(?:ão|ões) (?:técnica|do sistema|do modelo|do algoritmo)|documentação (?:técnica|do sistema)`,
+  ],
+});
+
+/** What makes generic documentation about the AI system: AI, a model, an algorithm. */
+const ABOUT_AI = lexeme({
+  lower: [String.raw`models?|modell\p{L}*|modèles?|modelos?|modell[oi]|algorithm\p{L}*|algoritm\p{L}*|algorithmes?|classifier|chatbot\p{L}*|assistant\p{L}*|assistent\p{L}*|asistente\p{L}*`],
+  exact: [String.raw`AI|A\.I\.|KI|IA|(?:AI|KI|IA)-\p{L}+|\p{L}+-(?:AI|KI|IA)`],
 });
 
 /** The same documents as URL path words. */
-const DOCUMENT_HREF = /model[-_]?cards?|system[-_]?cards?|system[-_]?description|technical[-_]?documentation|tech[-_]docs|transparency[-_]notes?|modellkarte|ai[-_]?factsheets?/;
+const AI_DOCUMENT_HREF = /model[-_]?cards?|system[-_]?cards?|transparency[-_]notes?|modell[-_]?karte|ai[-_]?fact[-_]?sheets?|fiche[-_](?:du[-_])?(?:modele|modèle|systeme|système)|(?:ficha|tarjeta)[-_](?:del[-_])?modelo|scheda[-_](?:del[-_])?modello|model[-_]?kaart|cartao[-_]do[-_]modelo/;
+const DOCUMENTATION_HREF = /system[-_]?description|technical[-_]?documentation|tech[-_]docs|systembeschreibung|technische[-_]dokumentation|documentation[-_]technique|documentacion[-_]tecnica|documentazione[-_]tecnica|systeembeschrijving|documentacao[-_]tecnica|descricao[-_]do[-_]sistema/;
 
-const LINK_NAME = wordRegex(NAMES);
+type Found = { link: Target } | { self: Hit } | { mention: Hit };
 
-/** A visible link (or a JSON-LD / meta URL) naming a model card or system documentation, by name or href. */
-function documentationLink(corpus: Corpus): Target | undefined {
-  return corpus.targets.find((target) => LINK_NAME.test(target.text.toLowerCase()) || DOCUMENT_HREF.test(target.lower));
+const found = new WeakMap<Discourse, Found | null>();
+
+function foundOf(d: Discourse): Found | undefined {
+  let f = found.get(d);
+  if (f === undefined) {
+    f = find(d) ?? null;
+    found.set(d, f);
+  }
+  return f ?? undefined;
 }
+
+function find(d: Discourse): Found | undefined {
+  const corpus = d.corpus;
+  for (const link of corpus.links) {
+    if (!namesDocument(d, link)) continue;
+    const target = corpus.targets.find((t) => t.element === link.element);
+    if (target !== undefined) return { link: target };
+  }
+  let mention: Hit | undefined;
+  for (const s of d.sentences) {
+    const hit = [...hitsIn(s, AI_DOCUMENT), ...hitsIn(s, DOCUMENTATION).filter(() => aboutAi(d, s.text, s.lower) || isAiSentence(d, s))].find(
+      (h) => !isNegated(d, s, h.start, h.end),
+    );
+    if (hit === undefined) continue;
+    if (isTitleOrH1(d, s)) return { self: hit };
+    mention ??= hit;
+  }
+  return mention === undefined ? undefined : { mention };
+}
+
+function aboutAi(d: Discourse, text: string, lower: string): boolean {
+  return findAll(ABOUT_AI, text, lower).length > 0 || findAll(AI_TERMS, text, lower).length > 0 || d.systemNames.some((name) => lower.includes(name));
+}
+
+/** A link naming the document, by name or href; generic documentation only about the AI system. */
+function namesDocument(d: Discourse, link: Link): boolean {
+  const lower = link.text.toLowerCase();
+  const href = link.href.toLowerCase();
+  const specific = findAll(AI_DOCUMENT, link.text, lower).length > 0 || AI_DOCUMENT_HREF.test(href);
+  if (!specific && findAll(DOCUMENTATION, link.text, lower).length === 0 && !DOCUMENTATION_HREF.test(href)) return false;
+  const sentence = sentenceOf(d, link);
+  if (sentence !== undefined && negated(d, sentence, link)) return false;
+  return specific || aboutAi(d, link.text, lower) || (sentence !== undefined && isAiSentence(d, sentence));
+}
+
+/** The sentence holding a link's visible name. */
+function sentenceOf(d: Discourse, link: Link): Sentence | undefined {
+  const block = d.corpus.page.textBlocks[link.blockIndex];
+  if (block === undefined) return undefined;
+  const at = link.nameFrom === 'content' ? Math.max(0, block.text.indexOf(link.text)) : 0;
+  const offset = block.start + at;
+  return d.sentences.find((s) => s.blockIndex === link.blockIndex && s.start <= offset && s.end >= offset) ?? d.sentences.find((s) => s.blockIndex === link.blockIndex);
+}
+
+function negated(d: Discourse, s: Sentence, link: Link): boolean {
+  if (link.nameFrom !== 'content') return false;
+  const at = s.text.indexOf(link.text);
+  return at >= 0 && isNegated(d, s, s.start + at, s.start + at + link.text.length);
+}
+
+function isTitleOrH1(d: Discourse, s: Sentence): boolean {
+  if (s.isHeading) return s.section?.level === 1;
+  const title = d.corpus.segments[0];
+  return s.section === null && title !== undefined && title.where === 'the title' && s.start >= title.start && s.end <= title.end;
+}
+
+const EXAMPLES = ['Model card', 'System card', 'System description', 'Technical documentation', 'Modellkarte', 'fiche du modèle', 'tarjeta del modelo', 'modelkaart', 'href /model-card'];
 
 const WHAT = 'link to a model card, system card, system description or technical documentation';
 
@@ -42,12 +141,14 @@ export const outcomes = {
   linked: (corpus: Corpus, link: Target): Outcome => linked(corpus, 'pass', 'Documentation linked (not followed)', link),
   /** The page is itself a model card or system description: its title or h1 says so. */
   isDocument: (corpus: Corpus, hit: Hit): Outcome => quoted(corpus, 'pass', 'The page is itself model/system documentation', hit),
-  /** The document is named in text but nothing links to it. */
+  /** The document is named in text but nothing links to it ("available on request"). */
   mentionedNotLinked: (corpus: Corpus, hit: Hit): Outcome => quoted(corpus, 'fail', 'Documentation mentioned but not linked', hit),
   /** Nothing found, and the page is a script-rendered shell: static HTML cannot decide. */
   scriptRendered: (page: Page): Outcome => scriptRendered(WHAT, page),
+  /** The page discloses no AI system of its own, so no document describes one. */
+  undisclosed: (): Outcome => lookedFor(`No ${WHAT}: the page discloses no AI system of its own`, EXAMPLES),
   /** Nothing found in a page whose content is in the static HTML. */
-  notLinked: (): Outcome => notFound(WHAT, DOCUMENT_NAMES, 'visible links, JSON-LD or meta'),
+  notLinked: (): Outcome => lookedFor(`No ${WHAT} found in visible links`, EXAMPLES),
 };
 
 export const control: Control<AiGovernanceControlId, Page> = {
@@ -60,22 +161,12 @@ export const control: Control<AiGovernanceControlId, Page> = {
   severity: 'warning',
   evaluate(page) {
     const corpus = corpusOf(page);
-    const link = documentationLink(corpus);
-    if (link !== undefined) return outcomes.linked(corpus, link);
-    const mention = findPhrase(corpus, DOCUMENT_NAMES);
-    if (mention !== undefined) {
-      const self = isItselfDocumentation(corpus, mention);
-      return self !== undefined ? outcomes.isDocument(corpus, self) : outcomes.mentionedNotLinked(corpus, mention);
-    }
+    const d = discourseOf(page);
+    if (disclosureOf(d) === undefined) return page.likelyClientRendered ? outcomes.scriptRendered(page) : outcomes.undisclosed();
+    const f = foundOf(d);
+    if (f !== undefined && 'link' in f) return outcomes.linked(corpus, f.link);
+    if (f !== undefined && 'self' in f) return outcomes.isDocument(corpus, f.self);
+    if (f !== undefined && 'mention' in f) return outcomes.mentionedNotLinked(corpus, f.mention);
     return page.likelyClientRendered ? outcomes.scriptRendered(page) : outcomes.notLinked();
   },
 };
-
-/** A document name in the title or in an h1 (searching on from the first mention): the page is the documentation. */
-function isItselfDocumentation(corpus: Corpus, first: Hit): Hit | undefined {
-  const inTitleOrH1 = (hit: Hit): boolean => {
-    const place = placeOf(corpus, hit.start);
-    return place.where === 'the title' || place.element?.name === 'h1';
-  };
-  return inTitleOrH1(first) ? first : findPhrase(corpus, DOCUMENT_NAMES, inTitleOrH1, first.end);
-}

@@ -41,7 +41,8 @@ describe('evidence', () => {
   });
 
   test('a link pass names the link and its href and locates the link', () => {
-    const result = modelCard.evaluate(page('<footer><a href="/a">A</a><a href="/ai/model-card">About the model</a></footer>'));
+    // The page discloses its AI (issue 8: documentation controls pass only on such a page).
+    const result = modelCard.evaluate(page('<main><p>Our AI assistant answers questions.</p></main><footer><a href="/a">A</a><a href="/ai/model-card">About the model</a></footer>'));
     assert.equal(result.evidence, 'Documentation linked (not followed): link "About the model" → https://example.com/ai/model-card');
     assert.equal(result.location?.selector, 'footer > a:nth-of-type(2)');
   });
