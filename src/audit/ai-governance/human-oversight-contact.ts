@@ -1,112 +1,290 @@
 // ai-governance.human-oversight-contact (Manage): an oversight, review, appeal or escalation
 // statement is paired with a contact mechanism.
 //
-// A statement is human oversight on its own ("human review", "reviewed by our editors",
-// "menschliche Überprüfung", "supervision humaine", "revisión humana") or, for generic words
-// (appeal, contest a decision, escalate, complaint procedure), only near AI vocabulary, so
-// "the company will appeal the decision" in a news story is no oversight statement. "Reviews"
-// of products never count.
+// Like every control after the disclosure, it documents an AI system the site itself deploys or
+// offers: it passes only on a page where `disclosureOf` finds one. A page that only reports on
+// AI, or whose AI wording is hidden or negated, fails.
 //
-// A contact mechanism is a visible mailto:/tel: link, a visible link or button named or
-// pointing to contact/support/feedback/appeal, a visible contact form (contact-like action,
-// id or name, or a free-text field plus an email/phone field), or an email address in text.
+// An oversight statement is a sentence of the page's content (not its navigation, header or
+// footer), about the AI system or what it produced (the sentence or its section names AI, or an
+// output: a decision, result, answer, score, alert …), not negated, that says a person looks at
+// the case or that the reader can get one to (cues in human-oversight-contact-cues.ts):
 //
-// Paired means within PAIRING_WINDOW_BLOCKS text blocks of the statement. A contact mechanism
-// elsewhere on the page only is inconclusive: both signals exist, but static HTML cannot tell
-// whether that contact is the route for oversight requests.
+// - human oversight by name: "human review", "menschliche Prüfung", "contrôle humain";
+// - a review cue with a person close to it: "a claims handler checks the AI assessment",
+//   "reviewed by a recruiter", "ein Mitarbeiter prüft jeden Vorschlag", "un agent vérifie";
+// - a strong review cue the reader asks for: "you can request a review", "eine erneute Prüfung
+//   verlangen", "potete chiederne la revisione", "die laat de samenvatting opnieuw beoordelen";
+// - a hand-over to a person: "ask for a human", "puede pedir hablar con un empleado";
+// - an appeal: "appeal", "contest the decision", "bezwaar maken", "Widerspruch einlegen".
+//
+// A review of the policy itself ("reviews this policy every six months") is not oversight.
+//
+// A contact mechanism is for that statement when it sits in the statement's section: under the
+// same heading of level 2 or deeper (the outermost one above the statement), subsections
+// included; for a statement under the h1 or no heading, in its own section only. A link named
+// for review or appeal ("human review request form", mailto:ai-review@…) is tied to the
+// statement by its name, anywhere in the same landmark (the page's content). It
+// is a mailto: or tel: link, a link named or pointing to a contact, review, appeal or complaint
+// route, a visible contact form, an email address, a phone number after a call verb, or a
+// postal address. A button with no link is not (nothing to follow in the static page), and a
+// contact elsewhere on the page (a footer "Complaints" link, a sales line) is not tied to the
+// statement: both fail, as the labels of the accuracy sets do.
 import type { Control, Outcome } from '../control.ts';
-import { truncate, type Form, type Link, type Page } from '../page.ts';
-import { EVIDENCE_MAX, corpusOf, locationAt, lookedFor, notFound, outcome, placeOf, quotedText, scriptRendered, wordRegex, type Corpus, type Hit } from './evidence.ts';
+import { truncate, type Link, type Page } from '../page.ts';
+import { disclosureOf } from './ai-disclosure-notice.ts';
+import { discourseOf, hitsIn, isAiSentence, isNegated, mentionsAi, type Discourse, type Section, type Sentence } from './discourse.ts';
+import { EVIDENCE_MAX, locationAt, lookedFor, outcome, quotedText, scriptRendered, type Corpus, type Hit } from './evidence.ts';
+import {
+  APPEAL,
+  BY_SOMEONE,
+  CALL_NUMBER,
+  CONTACT_HREF,
+  CONTACT_NAME,
+  DOCUMENT_OBJECT,
+  ASK_FOR_PERSON,
+  HANDOVER_FINAL,
+  HANDOVER_TO,
+  HUMAN_OVERSIGHT,
+  OUTPUT,
+  PERSON_COMPOUND,
+  PERSON_WORDS,
+  POSTAL,
+  POSTCODE,
+  REQUEST,
+  REQUEST_FORM,
+  RATINGS,
+  REVIEW,
+  REVIEW_ROUTE,
+  SALES,
+  STRONG_REVIEW,
+  WRITE_TO,
+} from './human-oversight-contact-cues.ts';
 import type { AiGovernanceControlId } from './ids.ts';
-import { A, H, findPhrase, vocabulary } from './vocabulary.ts';
+import { findAll, type Lexeme } from './lexicon.ts';
 
-/** How many text blocks before or after an oversight statement a contact mechanism may be. */
-export const PAIRING_WINDOW_BLOCKS = 3;
+/** How far (characters) a person or a request may stand from the review cue it goes with. */
+const PERSON_REACH = 60;
+const REQUEST_REACH = 100;
+/** How far after a review cue its agent ("by a recruiter") may start. */
+const AGENT_REACH = 30;
+/** How far after a review cue its object may start for "reviews this policy" to be recognised. */
+const OBJECT_REACH = 12;
 /** Oversight statements examined per page. */
-const MAX_STATEMENTS = 20;
+const MAX_STATEMENTS = 40;
 
-export const OVERSIGHT = vocabulary({
-  lower: [
-    // English
-    String.raw`human (?:review|reviewers?|oversight|intervention|in the loop|decision${H}makers?|moderators?|check|verification|supervision)|human${H}in${H}the${H}loop`,
-    String.raw`(?:reviewed|checked|verified|overseen|supervised|approved|monitored|edited) by (?:a |an |our )?(?:humans?|persons?|people|real person|staff|our (?:team|staff|editors|editorial team|moderators)|editors|an editor|a qualified \p{L}+|human editors)`,
-    String.raw`(?:request|ask for|obtain|get) (?:a |an )?(?:human|manual|personal) (?:review|reassessment|intervention|decision|assessment)`,
-    String.raw`(?:request|ask for) (?:a )?review of (?:the |this |your |an? )?(?:automated )?decision`,
-    String.raw`right to (?:obtain human intervention|human intervention|human review|contest|appeal)`,
-    String.raw`(?:speak|talk|chat) (?:to|with) (?:a |an |one of our )?(?:human|real person|live agent|human agent|member of (?:our )?staff)`,
-    // German
-    String.raw`menschliche[nr]? (?:überprüfung|aufsicht|kontrolle|prüfung|eingreifen|intervention|ansprechpartner\p{L}*)`,
-    String.raw`(?:überprüfung|prüfung|kontrolle) durch (?:einen |eine |unsere |unser )?(?:menschen|mitarbeiter\p{L}*|person|redaktion)`,
-    String.raw`(?:von|durch) (?:einem |unseren |unserer |der )?(?:menschen|mitarbeiter\p{L}*|redaktion) (?:überprüft|geprüft|kontrolliert)`,
-    // French
-    String.raw`(?:contrôle|supervision|surveillance|intervention|examen|vérification|relecture|validation) humaine?`,
-    String.raw`(?:revu|vérifié|relu|validé|contrôlé|supervisé)(?:e|s|es)? par (?:un |une |des |nos |notre )?(?:humains?|personnes?|équipes?|rédacteurs?|rédaction|journalistes?|experts?|collaborateurs?)`,
-    // Spanish
-    String.raw`(?:supervisión|revisión|intervención|control|verificación) humana|derecho a (?:la )?intervención humana`,
-    String.raw`(?:revisad|supervisad|verificad|validad)[oa]s? por (?:un |una |nuestro |nuestros )?(?:personas?|humanos?|equipo|editores|periodistas)`,
-  ],
-  contextual: [
-    String.raw`(?:appeal|contest|challenge|dispute|object to) (?:the |this |that |a |an |any |our )?(?:automated )?(?:decisions?|outcomes?|results?|determinations?|assessments?)`,
-    String.raw`escalat(?:e|ed|es|ion) (?:to|path|process|procedure)|(?:appeals?|complaints?|redress) (?:process|procedure|mechanism|form)`,
-    String.raw`(?:widerspruch|einspruch|beschwerde) (?:einlegen|erheben)|entscheidung anfechten|beschwerdeverfahren`,
-    String.raw`contester (?:la |cette |une )?décision|(?:faire|former|introduire) (?:un )?(?:appel|recours)|droit (?:de recours|d${A}opposition|de contester)`,
-    String.raw`(?:impugnar|recurrir|apelar) (?:la |esta |una )?decisión|(?:presentar|interponer) (?:un |una )?(?:recurso|reclamación|apelación)|derecho a (?:impugnar|recurrir|apelar|oponerse)`,
-  ],
-  examples: ['human review', 'request a human review', 'appeal the decision', 'menschliche Überprüfung', 'supervision humaine', 'revisión humana'],
-});
+const EXAMPLES = [
+  'request a human review',
+  'an underwriter checks each flagged case',
+  'ask to speak to a person',
+  'appeal the decision',
+  'menschliche Überprüfung',
+  'demander un réexamen',
+  'revisión humana',
+];
 
-/** Link or button words that name a contact route (lower case). */
-const CONTACT_NAME = wordRegex([
-  String.raw`contact(?:s| us| form)?|get in touch|email us|e-mail us|write to us|support|customer (?:service|care|support)|help ?desk|help cent(?:er|re)|feedback|complaints?|appeals?|request (?:a )?(?:human )?review|ombuds(?:man|person)`,
-  String.raw`kontakt(?:formular|ieren sie uns)?|schreiben sie uns|kundenservice|kundendienst|beschwerde\p{L}*|widerspruch`,
-  String.raw`nous contacter|contactez${H}nous|écrivez${H}nous|service client|réclamations?|recours`,
-  String.raw`contacto|cont[aá]ctenos|cont[aá]ctanos|escr[ií]b(?:enos|anos)|atención al cliente|reclamaci(?:ón|ones)`,
-]);
-/** The same as URL path words. */
-const CONTACT_HREF = /contact|kontakt|support|feedback|complaint|beschwerde|reclamation|reclamacion|appeal|helpdesk|ombuds/;
-/** An email address around an '@': the local part is read backwards, the domain forwards, both bounded. */
-const EMAIL_LOCAL_CHAR = /[\p{L}\p{N}._%+-]/u;
-const EMAIL_DOMAIN = /^[\p{L}\p{N}-]{1,63}(?:\.[\p{L}\p{N}-]{1,63})*\.\p{L}{2,24}/u;
-/** '@' signs examined per page, so a page full of them stays cheap. */
-const MAX_AT_SIGNS = 200;
-
-/** A contact mechanism and its position in reading order (text-block indices). */
-interface Contact {
-  kind: 'email link' | 'phone link' | 'contact link' | 'contact button' | 'contact form' | 'email address';
-  label: string;
-  firstBlock: number;
-  lastBlock: number;
+/** An oversight statement: its sentence and the cue that decided it. */
+export interface Statement {
+  sentence: Sentence;
+  hit: Hit;
 }
 
-/** The page's contact mechanisms, lazily: the common no-statement case needs only the first. */
-function* contactsOf(corpus: Corpus): Generator<Contact> {
-  for (const link of corpus.links) {
-    const kind = contactLinkKind(link);
-    if (kind !== null) yield { kind, label: link.text || link.href, firstBlock: link.blockIndex, lastBlock: link.blockIndex };
+/** A contact mechanism and where it is. */
+export interface Contact {
+  kind: 'email link' | 'phone link' | 'contact link' | 'contact form' | 'email address' | 'phone number' | 'postal address';
+  label: string;
+  section: Section | null;
+  /** Named for review or appeal (link name or address), so tied to an oversight statement wherever it is. */
+  forReview?: boolean;
+}
+
+interface Oversight {
+  statements: Statement[];
+  /** Contacts of links and forms, by the section they sit in. */
+  contacts: Contact[];
+}
+
+const memo = new WeakMap<Discourse, Oversight>();
+
+/** The page's oversight statements and link/form contacts, built once per discourse. */
+export function oversightOf(d: Discourse): Oversight {
+  let found = memo.get(d);
+  if (found === undefined) {
+    found = { statements: findStatements(d), contacts: linkAndFormContacts(d) };
+    memo.set(d, found);
   }
-  const blocks = corpus.page.textBlocks;
-  for (let i = 0; i < blocks.length; i++) {
-    const block = blocks[i]!;
-    if (block.element?.name === 'button' && CONTACT_NAME.test(block.text.toLowerCase())) {
-      yield { kind: 'contact button', label: block.text, firstBlock: i, lastBlock: i };
+  return found;
+}
+
+function inContent(s: Sentence): boolean {
+  const landmark = s.section?.landmark;
+  return landmark === 'main' || landmark === 'body' || landmark === 'aside';
+}
+
+function findStatements(d: Discourse): Statement[] {
+  const out: Statement[] = [];
+  const aboutSystem = new Map<Section, boolean>();
+  for (const s of d.sentences) {
+    if (out.length >= MAX_STATEMENTS) break;
+    if (s.section === null || !inContent(s)) continue;
+    const hit = statementCue(d, s);
+    if (hit === undefined) continue;
+    let about = aboutSystem.get(s.section);
+    if (about === undefined) {
+      about = sectionAboutSystem(d, s.section);
+      aboutSystem.set(s.section, about);
     }
+    if (about || isAiSentence(d, s) || hitsIn(s, OUTPUT).length > 0) out.push({ sentence: s, hit });
   }
-  for (const form of corpus.page.forms) {
-    if (isContactForm(form)) yield { kind: 'contact form', label: form.action ?? 'form', firstBlock: form.blockStart, lastBlock: Math.max(form.blockStart, form.blockEnd - 1) };
+  return out;
+}
+
+/** The section (heading or own sentences) names AI or something an AI system produces. */
+function sectionAboutSystem(d: Discourse, section: Section): boolean {
+  const sentences = section.heading === null ? section.sentences : [section.heading, ...section.sentences];
+  return sentences.some((s) => mentionsAi(d, s) || hitsIn(s, OUTPUT).length > 0);
+}
+
+/** The cue that makes the sentence an oversight statement, affirmed, or undefined. */
+function statementCue(d: Discourse, s: Sentence): Hit | undefined {
+  const affirmed = (hit: Hit) => !isNegated(d, s, hit.start, hit.end);
+  for (const lexeme of [HUMAN_OVERSIGHT, ASK_FOR_PERSON, APPEAL]) {
+    const hit = hitsIn(s, lexeme).find(affirmed);
+    if (hit !== undefined) return hit;
   }
-  yield* emailsIn(corpus);
+  const persons = personsIn(s);
+  if (persons.length > 0) {
+    const handover = handoverIn(d, s, persons, affirmed);
+    if (handover !== undefined) return handover;
+  }
+  const reviews = hitsIn(s, REVIEW);
+  if (reviews.length === 0) return undefined;
+  const requests = hitsIn(s, REQUEST);
+  const strong = hitsIn(s, STRONG_REVIEW);
+  const ratings = hitsIn(s, RATINGS);
+  for (const review of reviews) {
+    if (!affirmed(review) || ofDocument(s, review) || ratings.some((r) => r.start <= review.start && r.end >= review.end)) continue;
+    const near = (other: Hit, reach: number) => other.start < review.end + reach && other.end > review.start - reach && (other.end <= review.start || other.start >= review.end);
+    if (persons.some((p) => near(p, PERSON_REACH)) || byPerson(s, review)) return review;
+    const isStrong = strong.some((x) => x.start <= review.start && x.end >= review.end);
+    if (isStrong && requests.some((r) => near(r, REQUEST_REACH))) return review;
+  }
+  return undefined;
+}
+
+/** Person nouns in a sentence, whole words and heads of compounds, by position. */
+function personsIn(s: Sentence): Hit[] {
+  const hits = hitsIn(s, PERSON_WORDS);
+  PERSON_COMPOUND.lastIndex = 0;
+  for (let m = PERSON_COMPOUND.exec(s.lower); m !== null && hits.length < MAX_PERSONS; m = PERSON_COMPOUND.exec(s.lower)) {
+    hits.push({ start: s.start + m.index, end: s.start + m.index + m[0].length });
+  }
+  return hits.sort((a, b) => a.start - b.start);
+}
+const MAX_PERSONS = 100;
+
+/** How far a hand-over verb and its person may stand apart. */
+const HANDOVER_REACH = 40;
+
+/** A hand-over to a person: the verb (and preposition), then the person; or, verb-final, the person then the verb. Not to sales. */
+function handoverIn(d: Discourse, s: Sentence, persons: readonly Hit[], affirmed: (hit: Hit) => boolean): Hit | undefined {
+  for (const verb of hitsIn(s, HANDOVER_TO)) {
+    const person = persons.find((p) => p.start >= verb.end && p.start - verb.end <= HANDOVER_REACH);
+    const hit = person === undefined ? undefined : { start: verb.start, end: person.end };
+    if (hit !== undefined && affirmed(verb) && !toSales(d, hit)) return hit;
+  }
+  for (const verb of hitsIn(s, HANDOVER_FINAL)) {
+    const person = persons.findLast((p) => p.end <= verb.start && verb.start - p.end <= HANDOVER_REACH);
+    const hit = person === undefined ? undefined : { start: person.start, end: verb.end };
+    if (hit !== undefined && affirmed(verb) && !toSales(d, hit)) return hit;
+  }
+  return undefined;
+}
+
+/** How far past a hand-over its person may be qualified ("equipo comercial"). */
+const SALES_REACH = 20;
+
+/** "talk to our sales team": a hand-over to sales is a sales contact, not a route to a review. */
+function toSales(d: Discourse, hit: Hit): boolean {
+  const text = d.corpus.lower.slice(hit.start, hit.end + SALES_REACH);
+  return findAll(SALES, text, text).length > 0;
+}
+
+/** "reviewed by a recruiter", "verificata da un termografo": an agent right after the cue that is not a machine. */
+function byPerson(s: Sentence, review: Hit): boolean {
+  const from = review.end - s.start;
+  const after = s.lower.slice(from, from + AGENT_REACH + 60);
+  const agent = findAll(BY_SOMEONE, after, after)[0];
+  return agent !== undefined && agent.start <= AGENT_REACH;
+}
+
+/** "reviews this policy": the object of the review is a document, not a case. */
+function ofDocument(s: Sentence, review: Hit): boolean {
+  const from = review.end - s.start;
+  const after = s.lower.slice(from, from + OBJECT_REACH + 40);
+  const object = findAll(DOCUMENT_OBJECT, after, after)[0];
+  return object !== undefined && object.start <= OBJECT_REACH;
+}
+
+/** The section a reader takes as the statement's topic: the outermost enclosing section under a heading of level 2 or deeper. */
+function topicOf(section: Section): Section {
+  let topic = section;
+  for (let s: Section | null = section.parent; s !== null && s.level >= 2; s = s.parent) topic = s;
+  return topic;
+}
+
+function within(section: Section, ancestor: Section): boolean {
+  for (let s: Section | null = section; s !== null; s = s.parent) if (s === ancestor) return true;
+  return false;
+}
+
+/**
+ * Whether a contact in section `contact` is for a statement in section `statement`: it lies
+ * under the statement's topic heading (level 2 or deeper), subsections included. A statement
+ * under the page's h1, or under no heading, pairs only with its own section's sentences, not with
+ * the whole page beneath it.
+ */
+function pairs(statement: Section, contact: Section | null): boolean {
+  if (contact === null) return false;
+  const topic = topicOf(statement);
+  return topic.level >= 2 ? within(contact, topic) : contact === statement;
+}
+
+/** Links (mailto, tel, contact or review routes) and contact forms, with their sections. */
+function linkAndFormContacts(d: Discourse): Contact[] {
+  const sectionOfBlock = new Map<number, Section>();
+  for (const s of d.sentences) if (s.section !== null && s.blockIndex >= 0 && !sectionOfBlock.has(s.blockIndex)) sectionOfBlock.set(s.blockIndex, s.section);
+  const near = (block: number): Section | null => {
+    for (let i = block; i >= 0 && block - i < 50; i--) {
+      const found = sectionOfBlock.get(i);
+      if (found !== undefined) return found;
+    }
+    return null;
+  };
+  const out: Contact[] = [];
+  for (const link of d.corpus.links) {
+    const words = `${link.text} ${link.href}`.toLowerCase();
+    const forReview = REVIEW_ROUTE.test(words) && (link.href.toLowerCase().startsWith('mailto:') || REQUEST_FORM.test(words));
+    const kind = forReview ? (contactLinkKind(link) ?? 'contact link') : contactLinkKind(link);
+    if (kind !== null) out.push({ kind, label: link.text || link.href, section: near(link.blockIndex), forReview });
+  }
+  for (const form of d.corpus.page.forms) {
+    if (isContactForm(form)) out.push({ kind: 'contact form', label: form.action ?? 'form', section: near(form.blockStart) });
+  }
+  return out;
 }
 
 function contactLinkKind(link: Link): Contact['kind'] | null {
   const href = link.href.toLowerCase();
   if (href.startsWith('mailto:')) return 'email link';
   if (href.startsWith('tel:')) return 'phone link';
-  if (href.startsWith('javascript:')) return CONTACT_NAME.test(link.text.toLowerCase()) ? 'contact link' : null;
+  const named = findAll(CONTACT_NAME, link.text, link.text.toLowerCase()).length > 0;
+  if (href.startsWith('javascript:')) return named ? 'contact link' : null;
   const path = link.url === null ? href : `${link.url.pathname}${link.url.search}${link.url.hash}`.toLowerCase();
-  return CONTACT_NAME.test(link.text.toLowerCase()) || CONTACT_HREF.test(path) ? 'contact link' : null;
+  return named || CONTACT_HREF.test(path) ? 'contact link' : null;
 }
 
-function isContactForm(form: Form): boolean {
+function isContactForm(form: Page['forms'][number]): boolean {
   if (!form.visible) return false;
   const attribs = form.element.attribs;
   const named = [form.action ?? '', attribs.id ?? '', attribs.name ?? '', attribs.class ?? '', attribs['aria-label'] ?? ''].join(' ').toLowerCase();
@@ -116,42 +294,94 @@ function isContactForm(form: Form): boolean {
   return freeText && reachable;
 }
 
-/** Email addresses in visible text, found from each '@' outwards (no unbounded backtracking). */
-function emailsIn(corpus: Corpus): Contact[] {
-  const page = corpus.page;
-  const text = page.text;
-  const found: Contact[] = [];
+const textContacts = new WeakMap<Sentence, Contact | null>();
+
+function textContactOf(s: Sentence): Contact | undefined {
+  let found = textContacts.get(s);
+  if (found === undefined) {
+    found = textContact(s) ?? null;
+    textContacts.set(s, found);
+  }
+  return found ?? undefined;
+}
+
+/** An email address, a phone number after a call verb, or a postal address in a sentence. */
+function textContact(s: Sentence): Contact | undefined {
+  const email = emailIn(s.text);
+  if (email !== undefined) return { kind: 'email address', label: email, section: s.section };
+  const phone = firstIn(s, CALL_NUMBER);
+  if (phone !== undefined) return { kind: 'phone number', label: s.text.slice(phone.start, phone.end), section: s.section };
+  const box = firstIn(s, POSTAL);
+  if (box !== undefined) return { kind: 'postal address', label: s.text.slice(box.start, box.end), section: s.section };
+  if (firstIn(s, WRITE_TO) !== undefined) {
+    const code = POSTCODE.exec(s.text);
+    if (code !== null) return { kind: 'postal address', label: code[0], section: s.section };
+  }
+  return undefined;
+}
+
+function firstIn(s: Sentence, lexeme: Lexeme): { start: number; end: number } | undefined {
+  return findAll(lexeme, s.text, s.lower)[0];
+}
+
+/** An email address around an '@': the local part read backwards, the domain forwards, both bounded. */
+const EMAIL_LOCAL_CHAR = /[\p{L}\p{N}._%+-]/u;
+const EMAIL_DOMAIN = /^[\p{L}\p{N}-]{1,63}(?:\.[\p{L}\p{N}-]{1,63})*\.\p{L}{2,24}/u;
+const MAX_AT_SIGNS = 10;
+
+function emailIn(text: string): string | undefined {
   let at = text.indexOf('@');
   for (let seen = 0; at >= 0 && seen < MAX_AT_SIGNS; seen++, at = text.indexOf('@', at + 1)) {
     let start = at;
     while (start > 0 && at - start < 64 && EMAIL_LOCAL_CHAR.test(text[start - 1]!)) start--;
     const domain = EMAIL_DOMAIN.exec(text.slice(at + 1, at + 260));
-    if (start === at || domain === null) continue;
-    const place = placeOf(corpus, at);
-    found.push({ kind: 'email address', label: `${text.slice(start, at)}@${domain[0]}`, firstBlock: place.blockIndex, lastBlock: place.blockIndex });
+    if (start < at && domain !== null) return `${text.slice(start, at)}@${domain[0]}`;
   }
-  return found;
+  return undefined;
+}
+
+/** The contact for a statement: a link or form in its section, or a contact written in one of the section's sentences. */
+function contactFor(d: Discourse, found: Oversight, statement: Statement): Contact | undefined {
+  const section = statement.sentence.section!;
+  const link = found.contacts.find((c) => pairs(section, c.section)) ?? found.contacts.find((c) => c.forReview && c.section?.landmark === section.landmark);
+  if (link !== undefined) return link;
+  const own = textContactOf(statement.sentence);
+  if (own !== undefined) return own;
+  for (const other of d.sections) {
+    if (!pairs(section, other)) continue;
+    for (const s of other.sentences) {
+      if (s === statement.sentence) continue;
+      const contact = textContactOf(s);
+      if (contact !== undefined) return contact;
+    }
+  }
+  return undefined;
 }
 
 const WHAT = 'human oversight, review or appeal statement';
 
 /** The outcomes of this control. */
 export const outcomes = {
-  /** A statement with a contact mechanism next to it. */
+  /** A statement with a contact mechanism in its section. */
   paired: (corpus: Corpus, statement: Hit, contact: Contact): Outcome =>
-    withStatement(corpus, 'pass', statement, ` + ${contact.kind} "${truncate(contact.label, 40)}"`),
-  /** A statement, and a contact mechanism only elsewhere on the page: the pairing cannot be established. */
-  contactElsewhere: (corpus: Corpus, statement: Hit, contact: Contact): Outcome =>
-    withStatement(corpus, 'inconclusive', statement, `; a ${contact.kind} exists elsewhere on the page, not next to it`),
-  /** A statement and no contact mechanism anywhere. */
-  noContact: (corpus: Corpus, statement: Hit): Outcome =>
-    withStatement(corpus, 'fail', statement, ' but no contact mechanism (mailto:, tel:, contact link or form, email address)'),
-  /** A contact mechanism but no oversight statement. */
-  noStatement: (contact: Contact): Outcome => lookedFor(`A ${contact.kind} exists but no oversight statement`, OVERSIGHT.examples),
-  /** Nothing found, and the page is a script-rendered shell: static HTML cannot decide. */
+    withStatement(corpus, 'pass', statement, ` + ${contact.kind} "${truncate(contact.label, 40)}" in its section`),
+  /** A statement, and no contact mechanism in its section (maybe one elsewhere, not tied to it). */
+  noContact: (corpus: Corpus, statement: Hit, elsewhere: Contact | undefined): Outcome =>
+    withStatement(
+      corpus,
+      'fail',
+      statement,
+      elsewhere === undefined
+        ? ' but no contact mechanism (mailto:, tel:, review or contact link, form, email address, phone number, postal address)'
+        : ` but no contact mechanism in its section (the ${elsewhere.kind} "${truncate(elsewhere.label, 30)}" elsewhere is not tied to it)`,
+    ),
+  /** The page discloses an AI system but says nothing about a person reviewing it. */
+  noStatement: (contact: Contact | undefined): Outcome =>
+    lookedFor(contact === undefined ? `No ${WHAT} found for the disclosed AI system, and no contact mechanism` : `A ${contact.kind} exists but no oversight statement for the disclosed AI system`, EXAMPLES),
+  /** No AI system of the site's own: nothing for a person to oversee. */
+  notDisclosed: (): Outcome => lookedFor('The page discloses no AI system of its own, so no oversight statement counts', EXAMPLES),
+  /** No disclosure, and the page is a script-rendered shell: static HTML cannot decide. */
   scriptRendered: (page: Page): Outcome => scriptRendered(WHAT, page),
-  /** Neither. */
-  notFound: (): Outcome => notFound(WHAT, OVERSIGHT),
 };
 
 /** `Oversight statement in <where>: "<quote>"<tail>`, located at the statement. */
@@ -168,23 +398,15 @@ export const control: Control<AiGovernanceControlId, Page> = {
   // art. 14/86); static HTML cannot tell whether this page's system makes such decisions.
   severity: 'warning',
   evaluate(page) {
-    const corpus = corpusOf(page);
-    let contacts: Contact[] | undefined;
-    let first: Hit | undefined;
-    let from = 0;
-    for (let i = 0; i < MAX_STATEMENTS; i++) {
-      const statement = findPhrase(corpus, OVERSIGHT, undefined, from);
-      if (statement === undefined) break;
-      first ??= statement;
-      const at = placeOf(corpus, statement.start).blockIndex;
-      contacts ??= [...contactsOf(corpus)];
-      const near = at < 0 ? undefined : contacts.find((c) => c.lastBlock >= at - PAIRING_WINDOW_BLOCKS && c.firstBlock <= at + PAIRING_WINDOW_BLOCKS);
-      if (near !== undefined) return outcomes.paired(corpus, statement, near);
-      from = statement.end;
+    const d = discourseOf(page);
+    if (disclosureOf(d) === undefined) return page.likelyClientRendered ? outcomes.scriptRendered(page) : outcomes.notDisclosed();
+    const found = oversightOf(d);
+    for (const statement of found.statements) {
+      const contact = contactFor(d, found, statement);
+      if (contact !== undefined) return outcomes.paired(d.corpus, statement.hit, contact);
     }
-    const anyContact = contacts === undefined ? contactsOf(corpus).next().value : contacts[0];
-    if (first !== undefined) return anyContact !== undefined ? outcomes.contactElsewhere(corpus, first, anyContact) : outcomes.noContact(corpus, first);
-    if (anyContact !== undefined) return outcomes.noStatement(anyContact);
-    return page.likelyClientRendered ? outcomes.scriptRendered(page) : outcomes.notFound();
+    const first = found.statements[0];
+    if (first !== undefined) return outcomes.noContact(d.corpus, first.hit, found.contacts[0]);
+    return outcomes.noStatement(found.contacts[0]);
   },
 };
