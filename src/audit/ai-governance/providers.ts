@@ -6,7 +6,7 @@
 // versioned family ("GPT-4o", "Llama 3.1 70B", "Gemini 1.5 Pro"), a named tier ("Claude 3.5
 // Sonnet", "Mistral Large") or a model id ("claude-3-opus-20240229"). A bare family ("Claude",
 // "Gemini", "Llama") is not concrete.
-import { H } from './vocabulary.ts';
+import { H } from './lexicon.ts';
 
 export interface Provider {
   /** Canonical name, used in evidence. */
@@ -74,11 +74,6 @@ export const MODEL_FAMILIES: readonly ModelFamily[] = [
   { name: 'Hugging Face models', provider: 'Hugging Face', example: 'Zephyr-7B', pattern: String.raw`(?:zephyr|starcoder2?|smollm2?)-\d+(?:\.\d+)?[bm]|bloom-(?:\d+b\d?|560m)` },
 ];
 
-/**
- * A generic model version, counted only with a provider in the same text block: "model
- * version 2.1", "Modell v3", "modèle, version 2". "Our latest model" has no version.
- */
-export const GENERIC_MODEL_VERSION = String.raw`(?:model|llm|modell|modèle|modelo)(?:[ ,:]{1,3}\p{L}+){0,2}?[ ,:]{1,3}(?:v|version |versión |ver\. ?)\d+(?:\.\d+){0,3}`;
 
 const BY_DOMAIN = new Map(PROVIDERS.flatMap((p) => p.domains.map((d) => [d, p] as const)));
 
