@@ -233,17 +233,29 @@ const MAX_SYSTEM_NAMES = 8;
 /** Names declared as an AI system: "Aria is our AI assistant", "Meet Aria, …", "Aria (KI-Assistent)". */
 function findSystemNames(sentences: readonly Sentence[]): string[] {
   const names = new Set<string>();
+  const add = (name: string) => {
+    if (name.length >= 3 && !GENERIC_NAME.test(name)) names.add(name.toLowerCase());
+  };
   for (const s of sentences) {
     if (names.size >= MAX_SYSTEM_NAMES) break;
-    if (hitsIn(s, AI_TERMS).length === 0) continue;
+    const terms = hitsIn(s, AI_TERMS);
+    if (terms.length === 0) continue;
+    // The name in apposition right after the AI term: "a clinical language model, MedLex 2.4, built by …".
+    for (const term of terms) {
+      APPOSITIVE_NAME.lastIndex = term.end - s.start;
+      const apposition = APPOSITIVE_NAME.exec(s.text);
+      if (apposition !== null) add(apposition[1]!.trim());
+    }
     SYSTEM_NAME_DECLARATION.lastIndex = 0;
     for (let m = SYSTEM_NAME_DECLARATION.exec(s.text); m !== null && names.size < MAX_SYSTEM_NAMES; m = SYSTEM_NAME_DECLARATION.exec(s.text)) {
-      const name = (Object.values(m.groups ?? {}).find((group) => group !== undefined) ?? '').trim();
-      if (name.length >= 3 && !GENERIC_NAME.test(name)) names.add(name.toLowerCase());
+      add((Object.values(m.groups ?? {}).find((group) => group !== undefined) ?? '').trim());
     }
   }
   return [...names].sort((a, b) => b.length - a.length);
 }
+
+/** A capitalised name (up to three words, versions included) set off by commas or called so, right after an AI term. */
+const APPOSITIVE_NAME = /(?:,| called| named| namens| appelé| llamado| chiamato| genaamd| chamado) (\p{Lu}[\p{L}\d]+(?:[ -][\p{Lu}\d][\p{L}\d.]*){0,2})(?=[,;:(]| (?:is|was|ist|est|es|è|é)(?!\p{L}))/uy;
 
 /** Capitalised words that open sentences without naming anything. */
 const GENERIC_NAME = /^(?:The|This|That|It|Our|We|You|Your|Der|Die|Das|Unser\p{L}*|Le|La|Les|Notre|El|Los|Las|Nuestr\p{L}*|Il|Lo|Gli|Nostr\p{L}*|De|Het|Onze|O|A|Os|As|Noss\p{L}*|AI|KI|IA)$/u;

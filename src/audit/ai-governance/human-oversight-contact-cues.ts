@@ -185,6 +185,8 @@ export const DOCUMENT_OBJECT = lexeme({
 /** What an AI system produces or decides, which a person reviews: "decision", "result", "answer", "score", "Entscheidung", "décision", "respuesta", "valutazione", "uitkomst", "resposta". */
 export const OUTPUT = lexeme({
   lower: [
+    // A mistake in what the system made ("Found a mistake?", "if the outline is wrong"), in every language.
+    String.raw`mistakes?|errors?|wrong|incorrect|inaccurate|fehler\p{L}*|falsch\p{L}*|erreurs?|erron\p{L}*|inexact\p{L}*|errores|equivocad\p{L}*|errat[oaie]|sbagliat\p{L}*|fout(?:en|e)?|onjuist\p{L}*|erros?|errad[oa]s?`,
     String.raw`system|model|algorithm|tool|decisions?|results?|outcomes?|answers?|repl(?:y|ies)|responses?|scores?|assessments?|estimates?|valuations?|recommendations?|suggestions?|predictions?|forecasts?|classifications?|flag(?:s|ged)?|alerts?|summar(?:y|ies)|translations?|transcripts?|outputs?|match(?:es)?|rankings?`,
     String.raw`system\p{L}*|modell\p{L}*|algorithm\p{L}*|entscheidung\p{L}*|ergebnis\p{L}*|antwort\p{L}*|bewertung\p{L}*|einschätzung\p{L}*|empfehlung\p{L}*|vorschl(?:ag|äge)\p{L}*|prognose\p{L}*|zusammenfassung\p{L}*|rückmeldung\p{L}*|bescheid\p{L}*`,
     String.raw`système|modèle|algorithme|outil|décisions?|résultats?|réponses?|scores?|notes?|évaluations?|estimations?|recommandations?|suggestions?|prédictions?|prévisions?|classements?|alertes?|résumés?|traductions?|orientations?|corrections?`,
@@ -198,7 +200,7 @@ export const OUTPUT = lexeme({
 /** Link names and URL words of a contact or review route ("review request form", "Kontaktformular", "formulaire de réclamation", "bezwaarformulier"). */
 export const CONTACT_NAME = lexeme({
   lower: [
-    String.raw`contact(?:s| us| form)?|get in touch|email us|e-mail us|write to us|call us|support|customer (?:service|care|support)|help ?desk|help cent(?:er|re)|feedback|complaints?|appeals?|(?:\p{L}+ ){0,2}?(?:review|reconsideration|appeal|correction|objection) (?:request )?form|request (?:a )?(?:human )?review|ombuds(?:man|person)`,
+    String.raw`contact(?:s| us| form)?|get in touch|email us|e-mail us|write to us|call us|support|customer (?:service|care|support)|help ?desk|help cent(?:er|re)|feedback|complaints?|appeals?|(?:\p{L}+ ){0,2}?(?:review|reconsideration|appeal|correction|objection|error|mistake|problem) (?:request |report )?form|report (?:an? )?(?:error|mistake|problem)|request (?:a )?(?:human )?review|ombuds(?:man|person)`,
     String.raw`kontakt\p{L}*|schreiben sie uns|kundenservice|kundendienst|beschwerde\p{L}*|widerspruch\p{L}*|einspruch\p{L}*|\p{L}*formular`,
     String.raw`nous contacter|contactez${H}nous|écrivez${H}nous|service client|réclamations?|recours|formulaire(?: \p{L}+){0,3}`,
     String.raw`contacto|cont[aá]ct(?:enos|anos|a)|escr[ií]b(?:enos|anos)|atención al cliente|reclamaci(?:ón|ones)|formulario(?: \p{L}+){0,3}`,
@@ -209,7 +211,7 @@ export const CONTACT_NAME = lexeme({
 });
 
 /** The same as URL path words. */
-export const CONTACT_HREF = /contact|kontakt|contatt|contat|support|feedback|complaint|beschwerde|widerspruch|reclamation|reclamacion|reclam|klacht|bezwaar|appeal|review[-_]?request|request[-_]?review|revisao|revision|revisione|recours|helpdesk|ombuds/;
+export const CONTACT_HREF = /contact|kontakt|contatt|contat|support|feedback|complaint|beschwerde|widerspruch|reclamation|reclamacion|reclam|klacht|bezwaar|appeal|review[-_]?request|request[-_]?review|revisao|revision|revisione|recours|helpdesk|ombuds|error[-_]?report|report[-_](?:an?[-_])?(?:error|mistake|problem)/;
 
 /** A contact named for review or appeal, in its name or address ("human review request form", "mailto:ai-review@", "/appeals", "bezwaarformulier"): tied to oversight by its name wherever it is. */
 export const REVIEW_ROUTE = /review|reconsider|appeal|contest|objection|oversight|human|widerspruch|einspruch|pr(?:ü|ue)fung|recours|contestation|r[ée]examen|revisi[oó]n|revisione|revis[aã]o|ricorso|bezwaar|beoordeling|contesta(?:ç|c)(?:ã|a)o/;

@@ -32,11 +32,11 @@ const AI_DOCUMENT = lexeme({
   lower: [
     String.raw`(?:model|system|ai)${H}cards?|(?:ai|model)${H}fact${H}sheets?|transparency notes?|model details`,
     String.raw`(?:ki${H})?(?:modell|system)${H}karten?|modell${H}steckbrief\p{L}*|ki${H}steckbrief\p{L}*|modell${H}dokumentation\p{L}*`,
-    String.raw`(?:fiche|carte)s? (?:du |de |d${A})?(?:modèle|système)|fiche d${A}identité du modèle|documentation du modèle`,
-    String.raw`(?:tarjeta|ficha)s? (?:del |de |de la )?(?:modelo|sistema)|documentación del modelo`,
-    String.raw`(?:scheda|schede|carta) (?:del |di |dei )?(?:modello|modelli|sistema)|documentazione del modello`,
+    String.raw`(?:fiche|carte)s?(?: techniques?)? (?:du |de |d${A})?(?:modèle|système)|fiche d${A}identité du modèle|documentation du modèle`,
+    String.raw`(?:tarjeta|ficha)s?(?: técnicas?)? (?:del |de |de la )?(?:modelo|sistema)|documentación del modelo`,
+    String.raw`(?:scheda|schede|carta)(?: tecnic[ahe])? (?:del |di |dei )?(?:modello|modelli|sistema)|documentazione del modello`,
     String.raw`model${H}?kaart(?:en)?|systeem${H}?kaart(?:en)?|modeldocumentatie`,
-    String.raw`(?:cartão|cartões|ficha|fichas) (?:do |de )?(?:modelo|sistema)|documentação do modelo`,
+    String.raw`(?:cartão|cartões|ficha|fichas)(?: técnicas?)? (?:do |de )?(?:modelo|sistema)|documentação do modelo`,
   ],
 });
 

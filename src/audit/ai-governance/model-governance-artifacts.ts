@@ -44,7 +44,7 @@ const DOCUMENT = lexeme({
     // Italian
     String.raw`(?:rapporto|report|relazione|risultati) (?:\p{L}+ ){0,1}?(?:di |del |della |dell${A})?(?:audit|valutazione|monitoraggio|verifica|test|validazione|conformità|trasparenza)\p{L}*|(?:valutazione|analisi) (?:d${A}impatto|dell${A}impatto|dei rischi|del rischio|di impatto|di conformità|dei bias|di equità)\p{L}*|audit (?:algoritmico|dei bias|del modello|dell${A}ia)|registro degli algoritmi`,
     // Dutch
-    String.raw`\p{L}*(?:auditrapport|evaluatierapport|toetsingsrapport|monitoringsrapport|monitoringrapport|risicoanalyse|risicobeoordeling|effectbeoordeling|impact assessment|testrapport|validatierapport|transparantierapport|algoritmeregister)\p{L}*|rapport\p{L}* (?:\p{L}+ ){0,1}?(?:\p{L}+-)?(?:evaluatie|audit|toetsing|monitoring)\p{L}*|iama|dpia`,
+    String.raw`\p{L}*(?:auditrapport|evaluatierapport|toetsingsrapport|monitoringsrapport|monitoringrapport|risicoanalyse|risicobeoordeling|effectbeoordeling|impact assessment|testrapport|validatierapport|transparantierapport|algoritmeregister)\p{L}*|(?:rapport\p{L}*|resultaten|uitkomsten|verslag) (?:\p{L}+ ){0,1}?(?:\p{L}+-)?(?:evaluatie|audit|toetsing|monitoring)\p{L}*|(?:fairness|bias|eerlijkheids|risico|impact|effect|model|algoritme)${H}(?:evaluatie|audit|analyse|toets)\p{L}*|iama|dpia`,
     // Portuguese
     String.raw`(?:relatório|resultados?) (?:\p{L}+ ){0,1}?(?:de |da |do |dos )?(?:auditoria|avaliação|monitoramento|monitorização|testes?|validação|conformidade|transparência|impacto)\p{L}*|(?:avaliação|análise) (?:de|do|da|dos) (?:impacto|riscos?|viés|vieses|equidade|conformidade|exatidão|desempenho)\p{L}*|auditoria (?:algorítmica|de viés|do modelo|da ia)|ripd`,
   ],

@@ -10,11 +10,13 @@
 //   listed provider in the same sentence, or its own provider anywhere visible or linked;
 // - a model named as a pattern: a capitalised name with a version within a few words
 //   ("TalentMatch version 3.2", "Kestrel Risk Score v5.3", "Aurora-2, versión 2024.10",
-//   "FootprintSeg release 2024-11"), or a model noun with a version ("Cohere's model, version
-//   2.1"), and a developer: a listed provider, a "developed (in-house) by <Company>" phrase in
+//   "FootprintSeg release 2024-11"), a lower-case model id ending in its version ("forge-coder-2.1"),
+//   a model noun with a version ("Cohere's model, version 2.1"), or a version word alone in a
+//   section about the model ("Over het model … In gebruik is versie 2.3"), and a developer: a listed provider, a "developed (in-house) by <Company>" phrase in
 //   any of the seven languages ("entwickelt von", "développé par", "desarrollado por",
 //   "sviluppato da", "ontwikkeld door", "desenvolvido pela"), or a preposition before a company
-//   with a legal suffix ("van MedLogic B.V.", "by Radiant Imaging Ltd");
+//   with a legal suffix ("van MedLogic B.V.", "by Radiant Imaging Ltd", "der Datenwerk GmbH");
+//   the developer may be named in another sentence of the section that names the model again;
 // - a visible link to the provider's domain whose path names a known model (a system card).
 //
 // Provider alone ("powered by OpenAI", "een taalmodel van OpenAI"), model alone ("the Quill-2
@@ -23,7 +25,7 @@
 // them).
 import type { Control, Outcome } from '../control.ts';
 import { truncate, type Page } from '../page.ts';
-import { discourseOf, hitsIn, isAiSentence, isNegated, type Discourse, type Sentence } from './discourse.ts';
+import { discourseOf, hitsIn, isAiSentence, isNegated, type Discourse, type Section, type Sentence } from './discourse.ts';
 import { disclosureOf } from './ai-disclosure-notice.ts';
 import { EVIDENCE_MAX, corpusOf, linked, locationAt, lookedFor, outcome, partlyFound, quotedText, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
@@ -52,6 +54,21 @@ const VERSION = lexeme({
   ],
 });
 
+/** A version given by a version word ("versie 2.3", "release 2024-11", "v5"), not a bare dotted number. */
+const VERSION_WORD = /^(?:version|versión|versione|versie|versão|versao|release|rilascio|ver\.|v\d)/u;
+
+const modelSections = new WeakMap<Section, boolean>();
+
+/** A section about a model: its heading or one of its sentences has a model noun ("Over het model", "The model"). */
+function namesModel(section: Section): boolean {
+  let found = modelSections.get(section);
+  if (found === undefined) {
+    found = [section.heading, ...section.sentences].some((s) => s !== null && findAll(MODEL_NOUN, s.text, s.lower).length > 0);
+    modelSections.set(section, found);
+  }
+  return found;
+}
+
 /** A model noun, which stands for the name in "the model, version 2.1" and makes a sentence about a model. */
 const MODEL_NOUN = lexeme({
   lower: [String.raw`models?|modell\p{L}*|modèles?|modelos?|modell[oi]|modellen|engine|motor|moteur|motore|algorithm\p{L}*|algoritm\p{L}*|classifier|klassifikator|classificateur|clasificador|classificatore|classificador`],
@@ -75,7 +92,7 @@ const DEVELOPED_BY = lexeme({
 });
 
 /** A preposition before a company ("van MedLogic B.V.", "from Proctorly Inc."): counts only with a legal suffix or a listed provider. */
-const OF_COMPANY = lexeme({ lower: [String.raw`by|from|von|vom|van|de|du|des|di|da|del|della|door|par|por|pela|pelo|of`] });
+const OF_COMPANY = lexeme({ lower: [String.raw`by|from|von|vom|der|van|de|du|des|di|da|del|della|door|par|por|pela|pelo|of`] });
 
 /** A company's legal form, ending its name: the mark of a developer in any of the languages. */
 const LEGAL_SUFFIX = /^(?:Ltd|Limited|Inc|LLC|L\.L\.C|PLC|plc|LLP|GmbH|gGmbH|AG|SE|KG|KGaA|UG|SAS|SASU|SARL|SA|S\.A|S\.A\.S|SL|SLU|S\.L|S\.L\.U|S\.p\.A|SpA|S\.r\.l|Srl|s\.r\.l|BV|B\.V|NV|N\.V|Lda|Ltda|Pty|Oy|AB|ApS|A\/S|AS|ASA|Corp|Corporation|Co|S\.C\.A|Sàrl|eG|e\.V|Labs?)\.?$/u;
@@ -103,7 +120,9 @@ const NAME_WORD = /^\p{Lu}[\p{L}\d]*(?:[-.·][\p{L}\d]+)*$/u;
 /** A name word whose last part is its version ("Aurora-2", "Quill-2"). */
 const VERSIONED_NAME = /^\p{Lu}[\p{L}\d]*(?:-[\p{L}\d]+)*-\d+(?:\.\d+)?$/u;
 /** Words that may sit between a name and its version: "DermaScope AI in der Version 3.4", "LeafScan model v3.4". */
-const FILLER = /^(?:model|modell|modèle|modelo|modello|engine|system|in|der|die|the|de|del|du|la|le|il|el|em|na|no|ai|ki|ia|\(|,)$/iu;
+const FILLER = /^(?:model|modell|modèle|modelo|modello|engine|system|in|der|die|the|de|del|du|la|le|il|el|em|na|no|ai|ki|ia|\d{1,3}|\(|,)$/iu;
+/** A model id written in lower case, its last parts a version: "forge-coder-2.1", "kolibri-7b-v1.4". */
+const MODEL_ID = /^[a-z][a-z\d]{2,}(?:-[a-z\d]+)*-v?\d+(?:\.\d+)+$/u;
 const NAME_MAX_WORDS = 3;
 const FILLER_MAX_WORDS = 3;
 /** Characters after "by" searched for the company. */
@@ -240,13 +259,22 @@ function isName(word: string): boolean {
  */
 function candidatesIn(d: Discourse, s: Sentence): Candidate[] {
   const out: Candidate[] = [];
-  const aboutModel = isAiSentence(d, s) || findAll(MODEL_NOUN, s.text, s.lower).length > 0;
+  const modelSection = s.section !== null && namesModel(s.section);
+  const aboutModel = isAiSentence(d, s) || findAll(MODEL_NOUN, s.text, s.lower).length > 0 || modelSection;
   if (!aboutModel) return out;
   const words = wordsOf(s);
   const seen = new Set<number>();
   for (const version of hitsIn(s, VERSION)) {
     if (isNegated(d, s, version.start, version.end)) continue;
-    let i = words.findIndex((w) => w.end > version.start) - 1;
+    const at = words.findIndex((w) => w.end > version.start);
+    // The version closes a lower-case model id: the id is the name.
+    const id = at >= 0 ? bare(words[at]!.word) : '';
+    if (MODEL_ID.test(id)) {
+      const start = words[at]!.start + words[at]!.word.indexOf(id);
+      if (!out.some((c) => c.model.start === start)) out.push({ model: { start, end: start + id.length }, head: id, sentence: s });
+      continue;
+    }
+    let i = at - 1;
     // The version may sit inside the name's last word ("Aurora-2," is one word): start before it.
     let fillers = 0;
     while (i >= 0 && fillers < FILLER_MAX_WORDS && !isName(words[i]!.word) && FILLER.test(bare(words[i]!.word) || words[i]!.word)) {
@@ -267,6 +295,9 @@ function candidatesIn(d: Discourse, s: Sentence): Candidate[] {
     const noun = findAll(MODEL_NOUN, before, before).at(-1);
     if (noun !== undefined && /^[\s,:(]*$/u.test(before.slice(noun.end))) {
       out.push({ model: { start: version.start - before.length + noun.start, end: version.end }, head: '', sentence: s });
+    } else if (modelSection && VERSION_WORD.test(s.lower.slice(version.start - s.start, version.end - s.start))) {
+      // A version word alone in a section about the model ("Over het model … In gebruik is versie 2.3"): the model is the section's.
+      out.push({ model: version, head: '', sentence: s });
     }
   }
   for (const w of words) {
@@ -287,10 +318,13 @@ function candidatesIn(d: Discourse, s: Sentence): Candidate[] {
 function developerOf(d: Discourse, c: Candidate, readableSet: ReadonlySet<Sentence>): { name: string; via?: Hit } | undefined {
   const own = developerIn(d, c.sentence, c.head);
   if (own !== undefined) return { name: own.name };
-  if (c.head === '' || c.sentence.section === null) return undefined;
+  if (c.sentence.section === null) return undefined;
   const section = c.sentence.section;
+  // The sentence naming the developer names the model again: by its name, or, for an unnamed
+  // model ("the model, version 2.1"), by a model noun ("Het model is ontwikkeld door …").
+  const namesIt = (s: Sentence) => (c.head === '' ? findAll(MODEL_NOUN, s.text, s.lower).length > 0 : hasWord(s.text, c.head));
   for (const s of [section.heading, ...section.sentences]) {
-    if (s === null || s === c.sentence || !readableSet.has(s) || !hasWord(s.text, c.head)) continue;
+    if (s === null || s === c.sentence || !readableSet.has(s) || !namesIt(s)) continue;
     const found = developerIn(d, s, c.head);
     if (found !== undefined) return { name: found.name, via: found.hit };
   }

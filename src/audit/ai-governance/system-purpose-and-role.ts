@@ -32,8 +32,8 @@ import { A, AI_TERMS, H, REPORTING, findAll, lexeme, type Lexeme } from './lexic
 
 /** Not after a hyphen: "KI-unterstützt" and "AI-assisted" are labels, not verbs. */
 const NH = '(?<![-\u2010\u2011])';
-/** Up to `n` words (letters, digits, hyphens, apostrophes) as a bounded gap. */
-const gap = (n: number): string => String.raw`(?:[\p{L}\d'’-]+ ){0,${n}}?`;
+/** Up to `n` words (letters, digits, hyphens, apostrophes; a list's commas too) as a bounded gap. */
+const gap = (n: number): string => String.raw`(?:[\p{L}\d'’-]+,? ){0,${n}}?`;
 
 /** Lexeme sources per language (`<html lang>`), so a word of one language is no false friend in another ("guide", "resume", "plant", "serve a"). */
 type Sources = Readonly<Record<'en' | 'de' | 'fr' | 'es' | 'it' | 'nl' | 'pt', readonly string[]>>;
@@ -65,20 +65,20 @@ function inLanguage(sources: Sources, lang: string | null): Lexeme {
 export const PURPOSE_PREDICATE: Sources = {
   en: [
       String.raw`(?:designed|intended|meant|built|developed|trained|used|deployed|employed|configured|optimi[sz]ed|programmed|tuned|created|there|here|in place) (?:only |solely |mainly |primarily |specifically |exclusively |purely |just |largely |chiefly )?(?:to|for|as)`,
-      String.raw`${NH}(?:use|uses|used|using|employ|employs|deploy|deploys|apply|applies|rely on|relies on|leverage|leverages) ${gap(6)}(?:to|for|in order to|so that|as an?|as the)`,
+      String.raw`${NH}(?:use|uses|used|using|employ|employs|deploy|deploys|apply|applies|rely on|relies on|leverage|leverages) ${gap(16)}(?:to|for|in order to|so that|as an?|as the)`,
       String.raw`(?:its|the|their|his|her|our|sole|main|primary|only|whose|key|core) (?:\p{L}+ )?(?:purpose|role|job|task|function|aim|goal|objective|mission|use case|intended use)s? (?:is|are|was|were|here|remains|will be|includes?)|(?:purpose|role|function|goal|aim|objective|task|job) of (?:the|this|our|its|that)|intended (?:use|uses|purpose|purposes|users?)|use cases?`,
       String.raw`${NH}(?:helps?|helping|assists?|assisting|supports?|supporting|lets|allows?|enables?|empowers?) (?:you|users?|customers?|clients?|patients?|staff|employees|colleagues|teams?|agents?|advis[eo]rs|clinicians|doctors|radiologists|nurses|teachers|students|learners|farmers|growers|engineers|developers|us|people|residents|citizens|applicants|candidates|shoppers|travell?ers|readers|drivers|operators|planners|inspectors|recruiters|lawyers|accountants|our|the|your|them|him|her)|${NH}(?:helps?|helping|help) (?:with|to)|(?:can|will|may|could|to) help`,
       String.raw`(?:serves?|acts?|works?|functions?|operates?) as (?:an? |the |your |our )?[\p{L}-]+|serves? to|aims? to|exists? to|is tasked with|is responsible for|how (?:we|you|this (?:site|service|app|website)|our [\p{L}-]+) uses?`,
   ],
   de: [
       String.raw`dien(?:t|en|te|ten)|(?:dazu|dafür|hierfür) (?:\p{L}+ ){0,2}?(?:bestimmt|gedacht|da|vorgesehen|konzipiert|ausgelegt|entwickelt|gebaut|trainiert)|(?:bestimmt|gedacht|vorgesehen|konzipiert|ausgelegt|eingesetzt|verwendet|genutzt|benutzt|angewendet|angewandt)(?: (?:ist|sind|wird|werden))?,? (?:um|für|zur|zum|als)`,
-      String.raw`(?:für|zur|zum|bei|als) ${gap(4)}(?:gedacht|bestimmt|vorgesehen|konzipiert|ausgelegt|eingesetzt|verwendet|genutzt|benutzt|angewendet)|(?:nutzen|nutzt|verwenden|verwendet|setzen|setzt|einsetzen) ${gap(6)}(?:ein,? )?(?:um|für|zur|zum)`,
+      String.raw`(?:für|zur|zum|bei|als) ${gap(10)}(?:gedacht|bestimmt|vorgesehen|konzipiert|ausgelegt|eingesetzt|verwendet|genutzt|benutzt|angewendet)|(?:nutzen|nutzt|verwenden|verwendet|setzen|setzt|einsetzen) ${gap(6)}(?:ein,? )?(?:um|für|zur|zum)`,
       String.raw`${NH}(?:hilft|helfen|unterstützt|unterstützen|ermöglicht|ermöglichen|erleichtert|erleichtern|entlastet|entlasten)|soll|(?:der|sein|ihr|dessen|deren|einzige[rn]?|alleinige[rn]?|eigentliche[rn]?) (?:\p{L}+ )?(?:zweck|ziel|aufgabe|rolle|einsatzzweck|verwendungszweck)|(?:zweck|ziel|aufgabe|rolle) (?:des|der|dieses|dieser|unseres|unserer)|hat (?:die aufgabe|das ziel|den zweck)|zweckbestimmung|bestimmungsgemäße\p{L}* (?:verwendung|gebrauch|einsatz)|wie wir ${gap(3)}(?:nutzen|einsetzen|verwenden)`,
   ],
   fr: [
       String.raw`sert (?:\p{L}+ )?(?:à|a|de)|servent (?:\p{L}+ )?(?:à|de)|(?:conçue?s?|destinée?s?|utilisée?s?|employée?s?|entraînée?s?|prévue?s?|pensée?s?|chargée?s?|déployée?s?|développée?s?) (?:\p{L}+ ){0,2}?(?:à|pour|de|d${A}|comme)`,
       String.raw`(?:nous|on) (?:utilisons|employons|utilise|emploie|déployons|avons recours à) ${gap(6)}(?:pour|afin de|afin d${A}|comme)|${NH}permet(?:tent)? (?:de|d${A}|aux?|à|la|le|l${A}|une?|des|vos|nos)|${NH}aident? (?:à|les|vos|nos|vous|au|la|le)|vous aide|${NH}(?:accompagne|facilite)(?:nt)?`,
-      String.raw`(?:a|ont) pour (?:but|objectif|rôle|mission|fonction|vocation|finalité)|vise(?:nt)? à|(?:son|sa|leur|le|la|l${A}|seul|seule|unique|dont le|dont la) (?:\p{L}+ )?(?:rôle|but|objectif|mission|fonction|finalité|vocation)|finalité|(?:usage|utilisation) (?:prévue?|visée?|envisagée?)|comment nous utilisons`,
+      String.raw`(?:a|ont) pour (?:seul |seule |unique |principal |principale |premier )?(?:but|objet|objectif|rôle|mission|fonction|vocation|finalité)|vise(?:nt)? à|(?:son|sa|leur|le|la|l${A}|seul|seule|unique|dont le|dont la) (?:\p{L}+ )?(?:rôle|but|objectif|mission|fonction|finalité|vocation)|finalité|(?:usage|utilisation) (?:prévue?|visée?|envisagée?)|comment nous utilisons`,
   ],
   es: [
       String.raw`se destinan?|sirven? (?:\p{L}+ )?para|se (?:utiliza|usa|emplea|aplica)n? (?:\p{L}+ ){0,2}?(?:para|como)|(?:diseñad|pensad|destinad|entrenad|concebid|cread|desarrollad|utilizad|usad|emplead|configurad|programad)[oa]s? (?:\p{L}+ ){0,2}?(?:para|a|como)`,
@@ -110,11 +110,11 @@ export const PURPOSE_PREDICATE: Sources = {
 export const PURPOSE_CLAUSE: Sources = {
   en: [String.raw`in order to|so as to|so (?:that )?(?:you|we|our|staff|the team|customers)`],
   de: [String.raw`um ${gap(8)}(?:zu [\p{L}-]+|[\p{L}-]+zu[\p{L}]+en)|damit (?:sie|wir|ihr|du|unsere|unser|die|der|das)`],
-  fr: [String.raw`afin (?:de|d${A}|que)|dans le but de|pour que`],
-  es: [String.raw`con el (?:fin|objetivo|propósito) de|a fin de|para que`],
-  it: [String.raw`al fine di|allo scopo di|in modo (?:da|che)|affinché|perché (?:possa|possiate|possano)`],
+  fr: [String.raw`afin (?:de|d${A}|que)|dans le but de|pour que|pour (?:(?:vous|nous|les|le|la|l${A}|leur|lui) ?)?(?!(?:votre|notre|leur|autre|chaque|quatre|hiver|dossier|premier|dernier|entier)(?!\p{L}))\p{L}+(?:er|ir|re)`],
+  es: [String.raw`con el (?:fin|objetivo|propósito) de|a fin de|para que|para (?:(?:te|le|les|nos|os|lo|la|los|las) )?(?!(?:cualquier|mayor|hogar|lugar|particular|familiar|auxiliar|titular|popular|mejor|menor|peor|interior|exterior|anterior|posterior|superior|inferior|mujer|alquiler)(?!\p{L}))\p{L}+(?:ar|er|ir)(?:te|le|les|nos|lo|la|los|las)?`],
+  it: [String.raw`al fine di|allo scopo di|in modo (?:da|che)|affinché|perché (?:possa|possiate|possano)|per (?:(?:ti|vi|ci|la|lo|li|le|gli) )?\p{L}+(?:are|ere|ire)(?:ti|vi|ci|la|lo|li|le|gli)?`],
   nl: [String.raw`om ${gap(6)}te [\p{L}-]+|zodat|met als doel`],
-  pt: [String.raw`a fim de|com o (?:objetivo|intuito|fim|propósito) de|para que`],
+  pt: [String.raw`a fim de|com o (?:objetivo|intuito|fim|propósito) de|para que|para (?:(?:o|a|os|as|te|lhe|lhes|nos|vos) )?(?!(?:qualquer|lugar|mulher|familiar|particular|popular|melhor|maior|menor|pior|exterior|interior|anterior|posterior|superior|inferior|titular|colher|lar)(?!\p{L}))\p{L}+(?:ar|er|ir)`],
 };
 
 /** A heading that names the topic "what it is for": the section under it states the purpose. */
@@ -335,7 +335,9 @@ function hasAiSubject(d: Discourse, s: Sentence, verb: Hit, tier: Tier): boolean
     around.push(s.text.slice(verb.end - s.start).split(CLAUSE)[0]!.trim().split(' ').slice(0, SUBJECT_AFTER_WORDS + 1).join(' '));
   }
   if (around.some((text) => firstAi(d, text))) return true;
-  if (tier !== 'section') return false;
+  // A sentence that names the system itself ("… un outil de score qui prend une décision
+  // automatisée : … il évalue …") lets a pronoun or a system noun stand for it, as a section does.
+  if (tier === 'page') return false;
   if (before === '') return true;
   if (around.some((text) => findAll(SYSTEM_SUBJECT, text, text.toLowerCase()).length > 0)) return true;
   // The product's own name, as the site's header or title gives it ("… and gitmint drafts a commit message").

@@ -5,7 +5,9 @@
 // (`disclosureOf`): a page that only reports on AI, or whose AI wording is hidden or negated,
 // documents no system of its own.
 //
-// A training statement is a training cue in an AI-related sentence, not negated:
+// A training statement is a training cue, not negated, in an AI-related sentence, in a sentence
+// opening on a pronoun right after one about a model ("It was trained on …"), or under a
+// "Training data" heading (machine learning's own term) on a page that discloses AI:
 //
 // - a training verb with its data preposition, in any of the seven languages: "trained on",
 //   "fine-tuned on", "learned from", "tuned with", "wurde mit … trainiert" (verb-final),
@@ -22,7 +24,8 @@
 // obtained from HM Land Registry" names a source but no category; a source is where the data
 // came from ("licensed from", "donated by", "from our own job board", "stammen aus",
 // "issues de", "cedidos por", "messi a disposizione da", "beschikbaar gesteld", "disponibilizadas
-// pelo"). This control passes on a category or a source (anything concrete about the training
+// pelo"), or a named organisation after "from" ("from HM Land Registry"; inside the training
+// object a genitive too: "de clientes do Banco Atlântida"). This control passes on a category or a source (anything concrete about the training
 // data or its origin), or on a visible link naming training data; training-data-categories-and-
 // sources needs both. The analysis is built once per discourse (`trainingDataOf`).
 import type { Control, Outcome } from '../control.ts';
@@ -38,8 +41,12 @@ import { A, H, findAll, lexeme, type Lexeme } from './lexicon.ts';
 
 /** Training verbs, inflected, that take their data after a preposition ("trained on", "entrenado con"). */
 const TRAIN_VERB = String.raw`(?:(?:pre|re|fine)${H}?)?(?:trained|training|trains?|tuned|learned|learnt|learns|taught)|(?:vor|nach|neu|weiter|fein)?trainier\p{L}*|angelernt|gelernt|lernte|(?:pré|ré)?-?entraîn(?:é|ée|és|ées|er|ant|ons)|affiné(?:e|s|es)?|appris|(?:pre|re)?entren(?:ad[oa]s?|ó|aron|ar|amos|an?|ando)|aprendi(?:ó|eron|do)|(?:pre|ri)?addestrat[oaie]|addestr(?:are|ano|iamo|ando)|allenat[oaie]|imparato|(?:bij|na|voor|her)?getraind|train(?:en|t|de|den)|geleerd|(?:pré-?|re)?trein(?:ad[oa]s?|ou|aram|ar|amos|ando)|aprend(?:eu|eram|ido)`;
-/** Prepositions that introduce training data after the verb. ("in" and "an" are left out: "trained in first aid", "trained an assistant".) */
-const DATA_PREP = String.raw`on|upon|with|using|from|mit|auf|anhand|aus|von|sur|avec|à partir d(?:e|es|u|${A})|grâce à|au moyen d(?:e|es|u|${A})|de|des|du|d${A}|con|en|sobre|a partir de|mediante|usando|su|sui|sugli|sulla|sulle|sul|col|coi|con i|con le|da|dai|dalle|dagli|utilizzando|op|met|aan de hand van|uit|van|com|em|nos|nas|no|na|pelos|pelas`;
+/**
+ * Prepositions that introduce training data after the verb. ("in" and "an" are left out: "trained
+ * in first aid", "trained an assistant"; so is "von", the agent of a German passive: "entwickelt
+ * und trainiert von der Nordlicht GmbH".)
+ */
+const DATA_PREP = String.raw`on|upon|with|using|from|mit|auf|anhand|aus|sur|avec|à partir d(?:e|es|u|${A})|grâce à|au moyen d(?:e|es|u|${A})|de|des|du|d${A}|con|en|sobre|a partir de|mediante|usando|su|sui|sugli|sulla|sulle|sul|col|coi|con i|con le|da|dai|dalle|dagli|utilizzando|op|met|aan de hand van|uit|van|com|em|nos|nas|no|na|pelos|pelas`;
 /** Verb-final order (German, Dutch subordinate and perfect): the preposition before the verb. */
 const FINAL_PREP = lexeme({ lower: [String.raw`mit|auf|anhand|met|op|aan de hand van`] });
 const FINAL_VERB_LANGS = /^(?:de|nl)/;
@@ -94,8 +101,8 @@ const TRAINED_THING = lexeme({
  */
 const PEOPLE = lexeme({
   lower: [
-    String.raw`staff|employees|agents|advis[eo]rs|team|teams|colleagues|operators|reviewers|moderators|nurses|doctors|clinicians|engineers|technicians|drivers|people|personnel|workers|trainees|graders|invigilators|handlers|users`,
-    String.raw`mitarbeit\p{L}*|beschäftigte\p{L}*|personal|kolleg\p{L}*|fachkräfte|employés|salariés|conseill\p{L}*|équipes?|personnel|empleados|asesores|agentes|equipos?|trabajadores|personale|dipendenti|operatori|addett\p{L}*|medewerkers|personeel|collega\p{L}*|funcionários|colaboradores|equipes?|equipas?|atendentes`,
+    String.raw`you|staff|employees|agents|advis[eo]rs|team|teams|colleagues|operators|reviewers|moderators|nurses|doctors|clinicians|engineers|technicians|drivers|people|personnel|workers|trainees|graders|invigilators|handlers|users`,
+    String.raw`mitarbeit\p{L}*|beschäftigte\p{L}*|personal|kolleg\p{L}*|fachkräfte|vous|employés|salariés|conseill\p{L}*|équipes?|personnel|empleados|asesores|agentes|equipos?|trabajadores|personale|dipendenti|operatori|addett\p{L}*|medewerkers|personeel|collega\p{L}*|funcionários|colaboradores|equipes?|equipas?|atendentes`,
   ],
 });
 
@@ -114,7 +121,7 @@ const CONTAINS = lexeme({
 /** "Adapted with", only under a training heading ("Aanvullende training: het model is aangepast met …"). */
 const ADAPT_FORWARD = lexeme({
   lower: [
-    String.raw`(?:adapted|adjusted|customi[sz]ed|specialised|specialized|angepasst|adapté\p{L}*|ajusté\p{L}*|adaptad[oa]s?|ajustad[oa]s?|adattat[oaie]|personalizzat[oaie]|aangepast|verfijnd|afgestemd) (?:\p{L}+ ){0,2}?(?:with|on|using|mit|auf|avec|sur|con|en|su|met|op|com|em)`,
+    String.raw`(?:adapted|adjusted|customi[sz]ed|specialised|specialized|angepasst|adapté\p{L}*|ajusté\p{L}*|adaptad[oa]s?|ajustad[oa]s?|(?:se )?(?:ajust|adapt|afin)(?:ó|aron)|adattat[oaie]|personalizzat[oaie]|aangepast|verfijnd|afgestemd|(?:se )?(?:ajust|adapt)(?:ou|aram)) (?:\p{L}+ ){0,2}?(?:with|on|using|mit|auf|avec|sur|con|en|su|met|op|com|em)`,
   ],
 });
 
@@ -128,7 +135,7 @@ const SOURCE = lexeme({
   lower: [
     // English
     String.raw`(?:sourced|obtained|collected|gathered|licen[sc]ed|acquired|purchased|bought|compiled|downloaded|extracted|donated|contributed|submitted|provided|supplied|shared|taken|drawn|derived|crawled|scraped|received|recorded|captured|written|uploaded|digiti[sz]ed|annotated|labell?ed|released|made available|handed over|lent) (?:\p{L}+ ){0,2}?(?:from|by|through|via|on|at|during|under|across)`,
-    String.raw`(?:comes?|came|coming|originates?|originated|originating|stems?|stemmed) (?:\p{L}+ ){0,2}?from|(?:from|of|by|in|on) (?:\p{L}+ ){0,2}?(?:our|its|their) own|(?:we|ourselves) (?:\p{L}+ ){0,1}?(?:generated|created|collected|recorded|wrote|gathered|compiled)|in${H}house`,
+    String.raw`(?:collected|gathered|recorded|captured|photographed|filmed|scanned) (?:\p{L}+ ){0,1}?in|(?:comes?|came|coming|originates?|originated|originating|stems?|stemmed) (?:\p{L}+ ){0,2}?from|(?:from|of|by|in|on) (?:\p{L}+ ){0,2}?(?:our|its|their) own|(?:we|ourselves) (?:\p{L}+ ){0,1}?(?:generated|created|collected|recorded|wrote|gathered|compiled)|in${H}house`,
     String.raw`under (?:an? |the )?(?:\p{L}+ ){0,2}?(?:licen[cs]es?|agreements?|contracts?)|data${H}sharing (?:agreements?|arrangements?)|(?:licensing|content|data) (?:agreements?|partnerships?|deals?) with|public${H}domain|open (?:licen[cs]e|data)`,
     String.raw`(?:public|open|national|published|government) (?:\p{L}+ ){0,2}?(?:archives?|registers?|registry|repositor(?:y|ies)|datasets?|databases?)`,
     String.raw`common crawl|project gutenberg|wikipedia|imagenet|laion${H}\d*\p{L}*|the pile|github|stack overflow|arxiv|pubmed|open banking|copernicus|companies house`,
@@ -139,7 +146,7 @@ const SOURCE = lexeme({
     // Spanish
     String.raw`(?:cedid|facilitad|proporcionad|suministrad|obtenid|recopilad|recogid|adquirid|extraíd|donad|aportad|compartid|registrad|licenciad|recolectad|capturad)[oa]s? (?:\p{L}+ ){0,3}?(?:por|de|del|en|a partir|durante|bajo|mediante|desde)|procedentes? de|provien(?:e|en) de|bajo licencia|dominio público|(?:de|en) (?:\p{L}+ ){0,2}?nuestr[oa]s? propi[oa]s?|(?:archivos?|registros?|bases? de datos) (?:\p{L}+ ){0,2}?públic\p{L}*`,
     // Italian
-    String.raw`(?:provenient|fornit|raccolt|ottenut|acquisit|estratt|donat|condivis|concess|cedut|registrat|licenziat|messi a disposizione|messe a disposizione|mess[oa] a disposizione)\p{L}{0,2} (?:\p{L}+ ){0,3}?(?:da|dal|dalla|dall${A}|dai|dagli|dalle|durante|in|nel|nella|nelle|nei|presso|su|sotto|tramite)|provenient[ie] d|in licenza|pubblico dominio|archivi[o]? pubblic[oi]|banche dati|(?:dei|delle|dai|dalle|nei|nelle) (?:\p{L}+ ){0,1}?(?:nostri|nostre|propri|proprie) \p{L}+`,
+    String.raw`(?:provenient|fornit|raccolt|ottenut|acquisit|estratt|donat|condivis|concess|cedut|registrat|licenziat|messi a disposizione|messe a disposizione|mess[oa] a disposizione)\p{L}{0,2} (?:\p{L}+ ){0,3}?(?:da|dal|dalla|dall${A}|dai|dagli|dalle|durante|in|nel|nella|nelle|nei|presso|su|sotto|tramite)|provenient[ie] d|proven(?:gono|ga|gano) (?:\p{L}+ ){0,2}?(?:da|dal|dalla|dall${A}|dai|dagli|dalle)|proviene (?:\p{L}+ ){0,2}?(?:da|dal|dalla|dall${A}|dai|dagli|dalle)|in licenza|pubblico dominio|archivi[o]? pubblic[oi]|banche dati|(?:dei|delle|dai|dalle|nei|nelle) (?:\p{L}+ ){0,1}?(?:nostri|nostre|propri|proprie) \p{L}+`,
     // Dutch
     String.raw`(?:kom(?:en|t)|kwamen|afkomstig) (?:\p{L}+ ){0,3}?(?:uit|van)|beschikbaar gesteld|ter beschikking gesteld|aangeleverd|verzameld|verstrekt|gedeeld|gedoneerd|gelicentieerd|verkregen|ingekocht|overgenomen|(?:uit|van) (?:\p{L}+ ){0,2}?eigen|onder licentie|publiek domein|openbare (?:\p{L}+ ){0,1}?(?:archieven|archief|registers?|databank|dataset)`,
     // Portuguese
@@ -252,11 +259,15 @@ function analyse(d: Discourse): TrainingData {
   for (const section of d.sections) {
     const sentences = section.sentences;
     const heading = section.heading;
-    const trainingSection = heading !== null && isAiSentence(d, heading) && isTrainingHeading(d, heading);
+    // "Training data" as a heading is machine learning's own term: on a page that discloses an AI
+    // system it heads that system's data even where it names no AI ("Training data: MedLex 2.4 was
+    // fine-tuned on …"). "Training" alone may be staff training, so it needs an AI heading.
+    const dataHeading = heading !== null && hitsIn(heading, TRAINING_NOUN).some((hit) => !isNegated(d, heading, hit.start, hit.end));
+    const trainingSection = heading !== null && (dataHeading || (isAiSentence(d, heading) && isTrainingHeading(d, heading)));
     for (let i = 0; i < sentences.length; i++) {
       const s = sentences[i]!;
-      const ai = isAiSentence(d, s);
-      if (!ai && findAll(TRAINED_THING, s.text, s.lower).length === 0) continue;
+      const ai = isAiSentence(d, s) || dataHeading;
+      if (!ai && !namesTrainedThing(s) && !(opensOnPronoun(s) && i > 0 && namesTrainedThing(sentences[i - 1]!))) continue;
       const cue = statementIn(d, s, finalVerb, trainingSection && ai);
       if (cue === undefined && !trainingSection) continue;
       // The context: the whole section under a training heading, else the statement and the
@@ -264,8 +275,8 @@ function analyse(d: Discourse): TrainingData {
       const context = trainingSection ? sentences.slice(i) : sentences.slice(i, i + 1 + CONTEXT_AFTER);
       const statement: TrainingStatement = { sentence: s, hit: cue?.hit ?? { start: heading!.start, end: heading!.end }, category: cue?.category, source: undefined };
       for (const [k, c] of context.entries()) {
-        if (k > 0 || cue === undefined) statement.category ??= categoryIn(d, c, finalVerb, trainingSection);
-        statement.source ??= sourceIn(d, c);
+        if (k > 0 || cue?.category === undefined) statement.category ??= categoryIn(d, c, finalVerb, trainingSection);
+        statement.source ??= sourceIn(d, c, k === 0 && cue !== undefined ? cue.hit.end : undefined);
         if (statement.category !== undefined && statement.source !== undefined) break;
       }
       if (cue !== undefined || statement.category !== undefined || statement.source !== undefined) statements.push(statement);
@@ -274,6 +285,16 @@ function analyse(d: Discourse): TrainingData {
   }
   const link = d.corpus.targets.find((t) => t.source === 'link' && (TRAINING_HREF.test(t.lower) || findAll(TRAINING_NOUN, t.text, t.text.toLowerCase()).length > 0));
   return { statements, both: statements.find((s) => s.category !== undefined && s.source !== undefined), link };
+}
+
+function namesTrainedThing(s: Sentence): boolean {
+  return findAll(TRAINED_THING, s.text, s.lower).length > 0;
+}
+
+/** A sentence whose subject refers back ("It was trained on …" after "The grasp-planning model, PickPilot Vision v4.1, …"). */
+const PRONOUN_OPENING = /^(?:it|they|this|es|er|sie|il|elle|ils|elles|él|ella|esso|essa|hij|het|ze|ele|ela)\s/iu;
+function opensOnPronoun(s: Sentence): boolean {
+  return PRONOUN_OPENING.test(s.text);
 }
 
 function isTrainingHeading(d: Discourse, heading: Sentence): boolean {
@@ -362,9 +383,36 @@ function categoryIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSecti
   return undefined;
 }
 
-/** A source in the sentence, not negated. */
-function sourceIn(d: Discourse, s: Sentence): Hit | undefined {
-  return [...hitsIn(s, SOURCE), ...hitsIn(s, SOURCE_ADJECTIVE)].find((hit) => !isNegated(d, s, hit.start, hit.end));
+/**
+ * A source in the sentence, not negated. `objectFrom` is where the training object starts when
+ * the sentence is the training statement itself: a named origin after it may be introduced by a
+ * genitive ("treinado com históricos … de clientes do Banco Atlântida").
+ */
+function sourceIn(d: Discourse, s: Sentence, objectFrom?: number): Hit | undefined {
+  return [...hitsIn(s, SOURCE), ...hitsIn(s, SOURCE_ADJECTIVE), ...namedOrigins(d, s, objectFrom)].find((hit) => !isNegated(d, s, hit.start, hit.end));
+}
+
+/**
+ * A named organisation or register the data came from: "from HM Land Registry", "de clientes do
+ * Banco Atlântida", "sentencias del Tribunal Supremo", "aus dem Archiv der Stadt Köln" (a
+ * preposition of origin, then a capitalised name that is not a month or the sentence's start).
+ */
+const NAMED_NAME = String.raw`(\p{Lu}[\p{L}\d&.'’-]*(?: \p{Lu}[\p{L}\d&.'’-]*)*)`;
+/** "from" itself, in the languages that do not capitalise common nouns (German does: no name can be told there). */
+const FROM_NAME = new RegExp(String.raw`(?<![\p{L}\d])(?:from|uit|desde)(?: (?:the|het|de|el|la|los|las))? ${NAMED_NAME}`, 'gu');
+/** The genitives that also say "from" in the training object: "des", "del", "do", "da", "van", "di" … */
+const OF_NAME = new RegExp(String.raw`(?<![\p{L}\d])(?:from|uit|desde|des|du|de|del|dal|dalla|dai|dagli|dalle|di|della|dello|dei|degli|delle|do|da|dos|das|van)(?: (?:the|la|le|les|el|los|las|il|lo|gli|o|a|os|as|het|de))? ${NAMED_NAME}`, 'gu');
+const MONTH_OR_DAY = /^(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Januar|Februar|März|Juni|Juli|Oktober|Dezember|Janvier|Février|Mars|Avril|Mai|Juin|Juillet|Août|Septembre|Octobre|Novembre|Décembre|Enero|Febrero|Marzo|Abril|Mayo|Junio|Julio|Agosto|Septiembre|Octubre|Noviembre|Diciembre|Gennaio|Febbraio|Aprile|Maggio|Giugno|Luglio|Settembre|Ottobre|Dicembre|Januari|Februari|Maart|Mei|Augustus|Janeiro|Fevereiro|Março|Maio|Junho|Julho|Setembro|Outubro|Novembro|Dezembro)$/u;
+
+function namedOrigins(d: Discourse, s: Sentence, objectFrom: number | undefined): Hit[] {
+  if (/^de/i.test(d.corpus.page.lang ?? '')) return [];
+  const out: Hit[] = [];
+  const re = objectFrom === undefined ? FROM_NAME : OF_NAME;
+  re.lastIndex = objectFrom === undefined ? 0 : objectFrom - s.start;
+  for (let m = re.exec(s.text); m !== null && out.length < 4; m = re.exec(s.text)) {
+    if (!MONTH_OR_DAY.test(m[1]!.split(' ')[0]!)) out.push({ start: s.start + m.index, end: s.start + m.index + m[0].length });
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
