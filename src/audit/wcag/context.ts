@@ -116,7 +116,9 @@ export class WcagContext {
     const up = parent === null ? undefined : this.state.get(parent);
     const attribs = el.attribs;
     let rendered: Tri = up?.rendered ?? true;
-    if (NOT_RENDERED.has(el.name) || el.name === 'head' || (el.name === 'dialog' && attribs.open === undefined)) rendered = false;
+    // An iframe's box is rendered; the markup inside it is fallback text that never is.
+    const fallback = parent !== null && parent.name === 'iframe';
+    if ((NOT_RENDERED.has(el.name) && el.name !== 'iframe') || fallback || el.name === 'head' || (el.name === 'dialog' && attribs.open === undefined)) rendered = false;
     else if (rendered !== false) {
       const display = this.styles.cascaded(el, 'display');
       if (display === UNKNOWN) rendered = undefined;

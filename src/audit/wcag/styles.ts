@@ -17,12 +17,12 @@ const READ: ReadonlySet<string> = new Set([
   'display', 'visibility', 'color', 'background-color', 'background-image', 'background', 'font-size', 'font-weight',
   'letter-spacing', 'word-spacing', 'line-height', 'position', 'clip', 'clip-path', 'left', 'top', 'right',
   'text-indent', 'opacity', 'transform', 'rotate', 'overflow', 'overflow-x', 'overflow-y', 'width', 'height', 'font',
-  'text-shadow', 'filter', 'mix-blend-mode', 'content', 'max-width',
+  'text-shadow', 'filter', 'mix-blend-mode', 'content', 'max-width', 'font-family',
 ]);
 
 /** Properties whose value an element takes from its parent when it sets none. */
 const INHERITED: ReadonlySet<string> = new Set([
-  'visibility', 'color', 'font-size', 'font-weight', 'letter-spacing', 'word-spacing', 'line-height', 'text-indent', 'text-shadow',
+  'visibility', 'color', 'font-size', 'font-weight', 'letter-spacing', 'word-spacing', 'line-height', 'text-indent', 'text-shadow', 'font-family',
 ]);
 
 export const UNKNOWN = Symbol('unknown');
@@ -156,7 +156,12 @@ export class StyleIndex {
     return values.get(property);
   }
 
-  private cascadeAll(el: Element): Map<string, Cascaded> {
+  /** The cascaded value from rules that apply unconditionally (rules in undecidable contexts left out). */
+  unconditional(el: Element, property: string): Cascaded {
+    return this.cascadeAll(el, true).get(property);
+  }
+
+  private cascadeAll(el: Element, skipUndecidable = false): Map<string, Cascaded> {
     const candidates: IndexedSelector[] = [...this.universal];
     const id = el.attribs.id;
     if (id !== undefined) candidates.push(...(this.byId.get(id) ?? []));
@@ -170,7 +175,7 @@ export class StyleIndex {
       for (const d of candidate.declarations) {
         for (const property of expand(d.property)) {
           if (candidate.undecidable) {
-            unknown.add(property);
+            if (!skipUndecidable) unknown.add(property);
             continue;
           }
           // Rank: importance, then specificity, then order (inline styles rank above every sheet rule).
@@ -343,7 +348,7 @@ function longhandValue(d: Declaration, property: string): string {
     const hasImage = /url\(|gradient\(/.test(d.value);
     if (property === 'background-image') return hasImage ? d.value : 'none';
     // A background shorthand's colour is its last component when the value is a single layer.
-    if (property === 'background-color') return hasImage ? d.value : (lastColorToken(d.value) ?? 'transparent');
+    if (property === 'background-color') return lastColorToken(d.value.replace(/(?:url|[a-z-]*gradient)\((?:[^()]|\([^()]*\))*\)/g, ' ')) ?? 'transparent';
   }
   if (d.property === 'overflow') {
     const [x, y] = d.value.split(/\s+/);
@@ -359,9 +364,11 @@ function longhandValue(d: Declaration, property: string): string {
   return d.value;
 }
 
+/** The colour among a background shorthand's components (the other keywords are positions, sizes and repeats). */
 function lastColorToken(value: string): string | undefined {
-  const tokens = value.match(/#[0-9a-f]+|(?:rgba?|hsla?)\([^)]*\)|[a-z]+/g);
-  return tokens?.[tokens.length - 1];
+  const tokens = value.match(/#[0-9a-f]+|(?:rgba?|hsla?)\([^)]*\)|[a-z]+/g) ?? [];
+  const NOT_COLOR = /^(?:none|repeat|repeat-x|repeat-y|no-repeat|space|round|scroll|fixed|local|top|bottom|left|right|center|cover|contain|auto|border-box|padding-box|content-box|text)$/;
+  return tokens.filter((t) => !NOT_COLOR.test(t)).pop();
 }
 
 function specificityOf(selector: csstree.Selector): number {

@@ -2,13 +2,18 @@
 import { ariaAllowedAttr, ariaAttrDefined, ariaProhibitedAttr, ariaValidValue } from './aria-attributes.ts';
 import { ariaRequiredChildren, ariaRequiredParent, ariaRequiredProps } from './aria-roles.ts';
 import { autocompleteValid } from './autocomplete.ts';
+import { textContrast } from './contrast.ts';
 import { ariaHiddenFocus, presentationalChildrenFocus } from './focus-hidden.ts';
 import { tdHeaders, thHasCells } from './tables.ts';
 import { letterSpacing, lineHeight, wordSpacing } from './text-spacing.ts';
+import { labelInName } from './label-in-name.ts';
 import { elementLangValid, htmlHasLang, htmlLangValid } from './lang.ts';
 import { metaRefresh } from './meta-refresh.ts';
 import { metaViewport } from './meta-viewport.ts';
 import { buttonName, formFieldName, iframeName, imageButtonName, imageName, linkName, menuitemName, summaryName, svgImageName } from './names.ts';
+import { orientationLock } from './orientation.ts';
+import { headingName } from './heading-name.ts';
+import { iframeFocus } from './iframe-focus.ts';
 import { pageTitle } from './page-title.ts';
 import { roleValid } from './role-valid.ts';
 import type { WcagRule } from './rule.ts';
@@ -45,4 +50,9 @@ export const WCAG_RULES: readonly WcagRule[] = [
   letterSpacing,
   wordSpacing,
   lineHeight,
+  textContrast,
+  labelInName,
+  orientationLock,
+  headingName,
+  iframeFocus,
 ];
