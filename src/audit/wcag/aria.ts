@@ -24,8 +24,11 @@ export interface RoleDefinition {
   superClass: readonly (readonly string[])[];
 }
 
+// aria-query's maps look keys up by a linear scan: copied once into real Maps.
+const ROLE_DEFINITIONS = new Map<string, RoleDefinition>([...roles.entries()].map(([name, def]) => [name, def as unknown as RoleDefinition]));
+
 export function roleDefinition(role: string): RoleDefinition | undefined {
-  return roles.get(role as ARIARole) as unknown as RoleDefinition | undefined;
+  return ROLE_DEFINITIONS.get(role);
 }
 
 /** A role token that names a concrete (non-abstract) WAI-ARIA role. */
@@ -36,8 +39,10 @@ export function isConcreteRole(token: string): boolean {
 
 export type AriaPropertyDefinition = NonNullable<ReturnType<typeof aria.get>>;
 
+const ARIA_PROPERTIES = new Map<string, AriaPropertyDefinition>([...aria.entries()]);
+
 export function ariaProperty(name: string): AriaPropertyDefinition | undefined {
-  return aria.get(name as Parameters<typeof aria.get>[0]);
+  return ARIA_PROPERTIES.get(name);
 }
 
 /** Whether an `aria-*` attribute is defined by WAI-ARIA. */
@@ -51,8 +56,7 @@ export const GLOBAL_PROPERTIES: ReadonlySet<string> = new Set(Object.keys(roleDe
 /** A role and every concrete role whose superclass chain includes it. */
 export function rolesInheriting(role: string): string[] {
   const out = [role];
-  for (const name of roles.keys()) {
-    const def = roleDefinition(name)!;
+  for (const [name, def] of ROLE_DEFINITIONS) {
     if (name !== role && !def.abstract && def.superClass.some((chain) => chain.includes(role))) out.push(name);
   }
   return out;

@@ -70,6 +70,8 @@ export class WcagContext {
   /** Elements that are focusable by markup (before hiddenness), in document order. */
   readonly focusCandidates: Element[] = [];
   readonly htmlElement: Element | null;
+  /** The page links style sheets (or imports them): CSS the service does not fetch may apply. */
+  readonly externalStyles: boolean;
   private readonly state = new Map<Element, ElementState>();
   private readonly roleMemo = new Map<Element, string | null>();
   private readonly nameMemo = new Map<Element, string>();
@@ -108,6 +110,8 @@ export class WcagContext {
     this.elements = elements;
     this.styles = new StyleIndex(styleTexts);
     this.htmlElement = this.byTag.get('html')?.[0] ?? null;
+    this.externalStyles =
+      (this.byTag.get('link') ?? []).some((l) => /(?:^|\s)stylesheet(?:\s|$)/i.test(l.attribs.rel ?? '')) || styleTexts.some((t) => /@import\b/i.test(t));
     for (const el of elements) this.state.set(el, this.computeState(el));
   }
 

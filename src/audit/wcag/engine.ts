@@ -4,13 +4,15 @@ import type { Location } from '../control.ts';
 import { buildPage, type Page } from '../page.ts';
 import { WcagContext } from './context.ts';
 import { WCAG_RULES } from './rules/index.ts';
-import type { RuleOutcome, WcagRule } from './rules/rule.ts';
+import type { Element } from 'domhandler';
+import type { RuleOutcome, RuleResult, WcagRule } from './rules/rule.ts';
 
 export interface LocatedResult {
   outcome: RuleOutcome;
   note: string;
-  /** Absent for a page-level target without an element. */
-  location?: Location;
+  element: Element | null;
+  /** Where the target is (computed on first use: most outcomes are never shown). Undefined for a page-level target without an element. */
+  readonly location: Location | undefined;
 }
 
 export interface RuleRun {
@@ -30,14 +32,25 @@ export function runEngine(page: Page, options: { html: boolean } = { html: true 
   const runs: RuleRun[] = [];
   for (const rule of rules) {
     const results: LocatedResult[] = [];
-    for (const result of rule.evaluate(context)) {
-      const located: LocatedResult = { outcome: result.outcome, note: result.note };
-      if (result.element !== null) located.location = context.locate(result.element);
-      results.push(located);
-    }
+    for (const result of rule.evaluate(context)) results.push(located(context, result));
     runs.push({ rule, results });
   }
   return { context, runs };
+}
+
+function located(context: WcagContext, result: RuleResult): LocatedResult {
+  let location: Location | undefined;
+  let done = false;
+  return {
+    outcome: result.outcome,
+    note: result.note,
+    element: result.element,
+    get location() {
+      if (!done && result.element !== null) location = context.locate(result.element);
+      done = true;
+      return location;
+    },
+  };
 }
 
 /** Parses `html` and runs the engine: for benches and the conformance harness. */

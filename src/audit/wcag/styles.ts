@@ -26,6 +26,7 @@ const INHERITED: ReadonlySet<string> = new Set([
 ]);
 
 export const UNKNOWN = Symbol('unknown');
+const NOTHING: ReadonlyMap<string, Cascaded> = new Map<string, Cascaded>();
 export type Cascaded = { value: string; important: boolean; inline: boolean } | typeof UNKNOWN | undefined;
 
 interface Declaration {
@@ -35,12 +36,14 @@ interface Declaration {
 }
 
 interface IndexedSelector {
-  match: (el: Element) => boolean;
+  readonly match: (el: Element) => boolean;
+  /** Hash bits of the ids, classes and tags the selector needs among the element's ancestors. */
+  readonly ancestors: Uint32Array | null;
   /** Specificity packed as ids·10⁶ + classes·10³ + types. */
   specificity: number;
   order: number;
   declarations: readonly Declaration[];
-  /** The rule sits in a context static HTML cannot decide: it makes its properties UNKNOWN wherever it may match. */
+  /** The rule sits in a context static HTML cannot decide (or its selector cannot be evaluated): it makes its properties UNKNOWN wherever it may match. */
   undecidable: boolean;
 }
 
@@ -52,14 +55,63 @@ export interface ConditionalRule {
   declarations: readonly Declaration[];
 }
 
-const STATE_PSEUDO = /:(?:hover|focus|focus-within|focus-visible|active|visited|target|checked|invalid|valid|user-invalid|placeholder-shown|autofill)\b|::?(?:before|after|first-line|first-letter|placeholder|selection|marker|backdrop|file-selector-button|-webkit-|-moz-)/i;
+const STATE_PSEUDO_CLASSES = new Set([
+  'hover', 'focus', 'focus-within', 'focus-visible', 'active', 'visited', 'target', 'checked', 'invalid', 'valid', 'user-invalid',
+  'placeholder-shown', 'autofill', 'before', 'after', 'first-line', 'first-letter',
+]);
+
+function hasStatePseudo(selector: csstree.Selector): boolean {
+  let found = false;
+  csstree.walk(selector, (node) => {
+    if (node.type === 'PseudoElementSelector') found = true;
+    else if (node.type === 'PseudoClassSelector' && (STATE_PSEUDO_CLASSES.has(node.name.toLowerCase()) || node.name.startsWith('-'))) found = true;
+  });
+  return found;
+}
+
+/**
+ * The sheet cut into top-level statements (a rule, an at-rule with its block, an `@import;`),
+ * skipping comments and respecting strings, so each can be parsed on its own.
+ */
+export function topLevelChunks(text: string): string[] {
+  const chunks: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2f /* / */ && text.charCodeAt(i + 1) === 0x2a /* * */) {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 1;
+    } else if (c === 0x22 || c === 0x27) {
+      // A string ends at its quote, or at the line end (an unterminated string).
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c /* \ */) i++;
+        else if (d === c || d === 0x0a) break;
+      }
+    } else if (c === 0x7b /* { */) depth++;
+    else if (c === 0x7d /* } */) {
+      if (depth > 0) depth--;
+      if (depth === 0) {
+        chunks.push(text.slice(start, i + 1));
+        start = i + 1;
+      }
+    } else if (c === 0x3b /* ; */ && depth === 0 && /^(?:\s|\/\*[\s\S]*?\*\/)*@/.test(text.slice(start, i))) {
+      // Only an at-rule (`@import …;`) ends at a semicolon; a style rule's prelude runs to its block.
+      chunks.push(text.slice(start, i + 1));
+      start = i + 1;
+    }
+  }
+  if (start < text.length && text.slice(start).trim() !== '') chunks.push(text.slice(start));
+  return chunks;
+}
 
 export class StyleIndex {
   private readonly byId = new Map<string, IndexedSelector[]>();
   private readonly byClass = new Map<string, IndexedSelector[]>();
   private readonly byTag = new Map<string, IndexedSelector[]>();
   private readonly universal: IndexedSelector[] = [];
-  private readonly memo = new Map<Element, Map<string, Cascaded>>();
+  private readonly memo = new Map<Element, ReadonlyMap<string, Cascaded>>();
   private readonly fontSizeMemo = new Map<Element, number | typeof UNKNOWN>();
   readonly conditional: ConditionalRule[] = [];
   private order = 0;
@@ -69,14 +121,20 @@ export class StyleIndex {
   }
 
   private addSheet(text: string): void {
-    let ast: csstree.CssNode;
-    try {
-      ast = csstree.parse(text, { parseValue: false, parseAtrulePrelude: true, parseRulePrelude: true, parseCustomProperty: false });
-    } catch {
-      return;
+    // One top-level rule at a time: css-tree renders a source excerpt for every recoverable parse
+    // error (IE hacks and the like) by scanning the text it was given, which over a whole large
+    // sheet with many errors is quadratic (a 550 KB sheet took 430 ms whole; measured batches of
+    // 4 and 16 KB were slower than single rules).
+    for (const chunk of topLevelChunks(text)) {
+      let ast: csstree.CssNode;
+      try {
+        // Selectors are parsed only for rules that declare a property the rules read (see addRule).
+        ast = csstree.parse(chunk, { parseValue: false, parseAtrulePrelude: false, parseRulePrelude: false, parseCustomProperty: false });
+      } catch {
+        continue;
+      }
+      if (ast.type === 'StyleSheet') this.addChildren(ast.children, { undecidable: false, media: null });
     }
-    if (ast.type !== 'StyleSheet') return;
-    this.addChildren(ast.children, { undecidable: false, media: null });
   }
 
   private addChildren(children: csstree.List<csstree.CssNode>, context: { undecidable: boolean; media: string | null }): void {
@@ -84,7 +142,7 @@ export class StyleIndex {
       if (node.type === 'Rule') this.addRule(node, context);
       else if (node.type === 'Atrule' && node.block) {
         const name = node.name.toLowerCase();
-        const prelude = node.prelude ? csstree.generate(node.prelude).toLowerCase().trim() : '';
+        const prelude = (node.prelude === null ? '' : node.prelude.type === 'Raw' ? node.prelude.value : csstree.generate(node.prelude)).toLowerCase().trim();
         if (name === 'media') {
           const applies = mediaApplies(prelude);
           if (applies === false) return;
@@ -107,22 +165,50 @@ export class StyleIndex {
       const value = node.value.type === 'Raw' ? node.value.value : csstree.generate(node.value);
       declarations.push({ property, value: value.trim().toLowerCase(), important: node.important !== false });
     });
-    if (declarations.length === 0 || rule.prelude.type !== 'SelectorList') return;
-    rule.prelude.children.forEach((selector) => {
+    if (declarations.length === 0) return;
+    // A selector list with any invalid part is dropped whole, as browsers do (css-tree would recover
+    // and keep a fragment: `.a&gt; section` must not become `section`).
+    let invalid = false;
+    let selectors: csstree.CssNode;
+    try {
+      selectors = rule.prelude.type === 'Raw' ? csstree.parse(rule.prelude.value, { context: 'selectorList', onParseError: () => (invalid = true) }) : rule.prelude;
+    } catch {
+      return;
+    }
+    if (invalid || selectors.type !== 'SelectorList') return;
+    let raw = false;
+    csstree.walk(selectors, (node) => {
+      if (node.type === 'Raw') raw = true;
+    });
+    if (raw) return;
+    selectors.children.forEach((selector) => {
       if (selector.type !== 'Selector') return;
-      const text = csstree.generate(selector);
       // State and pseudo-element rules do not apply to the page as served (nothing is hovered or focused).
-      if (STATE_PSEUDO.test(text)) return;
-      let match: (el: Element) => boolean;
-      let undecidable = context.undecidable;
-      try {
-        const compiled = compile(text);
-        match = (el) => compiled(el);
-      } catch {
-        match = () => true;
-        undecidable = true;
-      }
-      const indexed: IndexedSelector = { match, specificity: specificityOf(selector), order: this.order++, declarations, undecidable };
+      if (hasStatePseudo(selector)) return;
+      // Compiled on first use: most selectors of a large sheet never meet an element they could match.
+      let compiled: ((el: Element) => boolean) | undefined;
+      const indexed: IndexedSelector = {
+        ancestors: ancestorKeys(selector),
+        match: (el) => {
+          if (compiled === undefined) {
+            try {
+              const fn = compile(csstree.generate(selector));
+              compiled = (e) => fn(e);
+            } catch {
+              // A selector css-select cannot evaluate may match anything: what it sets is undecidable.
+              indexed.undecidable = true;
+              compiled = () => true;
+            }
+          }
+          return compiled(el);
+        },
+        specificity: specificityOf(selector),
+        order: this.order++,
+        declarations,
+        undecidable: context.undecidable,
+      };
+      const match = indexed.match;
+      const text = context.media === null ? '' : csstree.generate(selector);
       if (context.media !== null) this.conditional.push({ media: context.media, selector: text, match, declarations });
       this.index(selector, indexed);
     });
@@ -146,9 +232,41 @@ export class StyleIndex {
     else this.universal.push(indexed);
   }
 
+  private readonly maskMemo = new Map<Element, Uint32Array>();
+
+  /** Hash bits of every id, class and tag among the element's ancestors (memoised down the tree). */
+  private ancestorMask(el: Element): Uint32Array {
+    const chain: Element[] = [];
+    let node = parentElement(el);
+    let base: Uint32Array = EMPTY_MASK;
+    while (node !== null) {
+      const memo = this.maskMemo.get(node);
+      if (memo !== undefined) {
+        base = memo;
+        break;
+      }
+      chain.push(node);
+      node = parentElement(node);
+    }
+    // Masks for the chain from the top down: an ancestor's mask is its parent's plus the parent's own tokens.
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const ancestor = chain[i]!;
+      const parent = parentElement(ancestor);
+      const mask = Uint32Array.from(base);
+      if (parent !== null) addTokens(mask, parent);
+      this.maskMemo.set(ancestor, mask);
+      base = mask;
+    }
+    const parent = parentElement(el);
+    if (parent === null) return EMPTY_MASK;
+    const mask = Uint32Array.from(this.maskMemo.get(parent)!);
+    addTokens(mask, parent);
+    return mask;
+  }
+
   /** The cascaded (specified, not inherited) value of `property` on `el`; UNKNOWN when the page cannot decide it. */
   cascaded(el: Element, property: string): Cascaded {
-    let values = this.memo.get(el);
+    let values: ReadonlyMap<string, Cascaded> | undefined = this.memo.get(el);
     if (values === undefined) {
       values = this.cascadeAll(el);
       this.memo.set(el, values);
@@ -161,7 +279,9 @@ export class StyleIndex {
     return this.cascadeAll(el, true).get(property);
   }
 
-  private cascadeAll(el: Element, skipUndecidable = false): Map<string, Cascaded> {
+  private cascadeAll(el: Element, skipUndecidable = false): ReadonlyMap<string, Cascaded> {
+    const style = el.attribs.style;
+    if (this.order === 0 && (style === undefined || style.trim() === '')) return NOTHING;
     const candidates: IndexedSelector[] = [...this.universal];
     const id = el.attribs.id;
     if (id !== undefined) candidates.push(...(this.byId.get(id) ?? []));
@@ -170,7 +290,10 @@ export class StyleIndex {
     candidates.push(...(this.byTag.get(el.name) ?? []));
     const winners = new Map<string, { d: Declaration; rank: number; inline: boolean }>();
     const unknown = new Set<string>();
+    const ancestors = candidates.length > 0 ? this.ancestorMask(el) : null;
     for (const candidate of candidates) {
+      // Like a browser's Bloom filter: a selector needing an ancestor token no ancestor has cannot match.
+      if (candidate.ancestors !== null && ancestors !== null && !covers(ancestors, candidate.ancestors)) continue;
       if (!candidate.match(el)) continue;
       for (const d of candidate.declarations) {
         for (const property of expand(d.property)) {
@@ -185,7 +308,6 @@ export class StyleIndex {
         }
       }
     }
-    const style = el.attribs.style;
     if (style !== undefined && style.trim() !== '') {
       for (const d of parseDeclarations(style)) {
         for (const property of expand(d.property)) {
@@ -234,6 +356,60 @@ export class StyleIndex {
     }
     return this.fontSizeMemo.get(el)!;
   }
+}
+
+const MASK_WORDS = 4;
+const EMPTY_MASK = new Uint32Array(MASK_WORDS);
+
+function hashToken(token: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), 16777619);
+  return (h >>> 0) % (MASK_WORDS * 32);
+}
+
+function setBit(mask: Uint32Array, token: string): void {
+  const bit = hashToken(token);
+  mask[bit >>> 5]! |= 1 << (bit & 31);
+}
+
+function addTokens(mask: Uint32Array, el: Element): void {
+  setBit(mask, el.name);
+  const id = el.attribs.id;
+  if (id !== undefined && id !== '') setBit(mask, `#${id}`);
+  const classes = el.attribs.class;
+  if (classes !== undefined) for (const c of classes.split(/\s+/)) if (c !== '') setBit(mask, `.${c}`);
+}
+
+function covers(have: Uint32Array, need: Uint32Array): boolean {
+  for (let i = 0; i < MASK_WORDS; i++) if ((need[i]! & ~have[i]!) !== 0) return false;
+  return true;
+}
+
+/**
+ * Tokens the subject's ancestors must carry: one key (id, else class, else tag) of each compound
+ * followed by a descendant or child combinator. Null when there are none.
+ */
+function ancestorKeys(selector: csstree.Selector): Uint32Array | null {
+  const compounds: Array<{ key: string | undefined; combinator: string | undefined }> = [];
+  let current: { id?: string; cls?: string; tag?: string } = {};
+  const close = (combinator: string | undefined) => {
+    compounds.push({ key: current.id !== undefined ? `#${current.id}` : current.cls !== undefined ? `.${current.cls}` : current.tag, combinator });
+    current = {};
+  };
+  selector.children.forEach((node) => {
+    if (node.type === 'Combinator') close(node.name);
+    else if (node.type === 'IdSelector') current.id ??= node.name;
+    else if (node.type === 'ClassSelector') current.cls ??= node.name;
+    else if (node.type === 'TypeSelector' && node.name !== '*') current.tag ??= node.name.toLowerCase();
+  });
+  const mask = new Uint32Array(MASK_WORDS);
+  let any = false;
+  for (const { key, combinator } of compounds) {
+    if (key === undefined || (combinator !== ' ' && combinator !== '>')) continue;
+    setBit(mask, key);
+    any = true;
+  }
+  return any ? mask : null;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

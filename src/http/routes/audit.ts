@@ -34,6 +34,8 @@ const AuditRequestBody = Type.Object(
   {
     additionalProperties: false,
     examples: [
+      { url: 'https://example.com/' },
+      { branch: 'wcag', standard: 'WCAG22AA', url: 'https://example.com/checkout' },
       { branch: 'ai-governance', url: 'https://example.com/assistant' },
       { branch: 'privacy', url: 'https://example.com/', includeWarnings: false },
     ],

@@ -14,9 +14,21 @@ import { visibleTextChild } from './text-spacing.ts';
 
 type Answer = Rgba | string;
 
+const LINKED = 'colours may come from linked style sheets, which are not fetched';
+
+/** The nearest inline declaration of an inherited property wins over any linked sheet (unless that is !important). */
+function inlineDecided(ctx: WcagContext, el: Element, property: string): boolean {
+  for (let node: Element | null = el; node !== null; node = parentElement(node)) {
+    const c = ctx.styles.cascaded(node, property);
+    if (c !== undefined && c !== UNKNOWN) return c.inline;
+  }
+  return false;
+}
+
 function textColor(ctx: WcagContext, el: Element): Answer {
   const value = ctx.styles.computed(el, 'color');
   if (value === UNKNOWN) return 'the text colour is set by CSS the page does not decide';
+  if (ctx.externalStyles && !inlineDecided(ctx, el, 'color')) return LINKED;
   if (value === undefined) return BLACK;
   return parseColor(value) ?? `the text colour "${value}" needs a browser to resolve`;
 }
@@ -58,6 +70,10 @@ function backdrop(ctx: WcagContext, el: Element): Backdrop | string {
     const image = s.cascaded(node, 'background-image');
     const color = s.cascaded(node, 'background-color');
     if (image === UNKNOWN || color === UNKNOWN) return 'a background is set by CSS the page does not decide';
+    // With linked sheets, only a background declared inline is known not to be painted over.
+    if (ctx.externalStyles && !(color !== undefined && color.inline && image === undefined)) {
+      if (color === undefined || !color.inline) return LINKED;
+    }
     const gradient: Rgba[] = [];
     if (image !== undefined && image.value !== 'none' && image.value !== 'initial') {
       if (!/gradient\(/.test(image.value) || /url\(/.test(image.value)) return 'the text sits on a background image';

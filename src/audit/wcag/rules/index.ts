@@ -14,6 +14,9 @@ import { buttonName, formFieldName, iframeName, imageButtonName, imageName, link
 import { orientationLock } from './orientation.ts';
 import { headingName } from './heading-name.ts';
 import { iframeFocus } from './iframe-focus.ts';
+import { duplicateId } from './duplicate-id.ts';
+import { headingDescriptive, imageAltMeaningful, labelDescriptive, linkPurpose, pageLanguageMatches, pageTitleDescriptive } from './judgement.ts';
+import { audioAlternatives, autoplayAudio, movingContent, videoAlternatives } from './media.ts';
 import { pageTitle } from './page-title.ts';
 import { roleValid } from './role-valid.ts';
 import type { WcagRule } from './rule.ts';
@@ -55,4 +58,15 @@ export const WCAG_RULES: readonly WcagRule[] = [
   orientationLock,
   headingName,
   iframeFocus,
+  duplicateId,
+  videoAlternatives,
+  audioAlternatives,
+  autoplayAudio,
+  movingContent,
+  imageAltMeaningful,
+  pageTitleDescriptive,
+  linkPurpose,
+  headingDescriptive,
+  labelDescriptive,
+  pageLanguageMatches,
 ];
