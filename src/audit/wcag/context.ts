@@ -76,7 +76,6 @@ export class WcagContext {
   private readonly roleMemo = new Map<Element, string | null>();
   private readonly nameMemo = new Map<Element, string>();
   private readonly byRoleMemo = new Map<string, Element[]>();
-  private readonly textMemo = new Map<Element, boolean>();
 
   constructor(page: Page, options: WcagOptions) {
     this.page = page;
@@ -119,6 +118,11 @@ export class WcagContext {
     const parent = parentElement(el);
     const up = parent === null ? undefined : this.state.get(parent);
     const attribs = el.attribs;
+    // Most elements declare nothing the rules read: they take their parent's state as it is.
+    const styled = this.styles.declaresAny(el);
+    if (up !== undefined && !styled && !NOT_RENDERED.has(el.name) && parent!.name !== 'iframe' && el.name !== 'dialog' && attribs.hidden === undefined && attribs['aria-hidden'] === undefined && attribs.inert === undefined) {
+      return up;
+    }
     let rendered: Tri = up?.rendered ?? true;
     // An iframe's box is rendered; the markup inside it is fallback text that never is.
     const fallback = parent !== null && parent.name === 'iframe';
@@ -139,7 +143,7 @@ export class WcagContext {
     const ariaHidden = (up?.ariaHidden ?? false) || (attribs['aria-hidden'] ?? '').trim().toLowerCase() === 'true';
     const inert = (up?.inert ?? false) || attribs.inert !== undefined;
     let visuallyHidden: Tri = up?.visuallyHidden ?? false;
-    if (visuallyHidden !== true) {
+    if (visuallyHidden !== true && styled) {
       const own = this.hiddenByStyle(el);
       visuallyHidden = own === true ? true : visuallyHidden === undefined || own === undefined ? undefined : false;
     }
@@ -214,30 +218,6 @@ export class WcagContext {
     return and(and(s.rendered, s.visibilityVisible), not(s.visuallyHidden));
   }
 
-  /** Whether the element has visible text content of its own (text nodes that are visible and not blank). */
-  hasVisibleText(el: Element): Tri {
-    const memo = this.textMemo.get(el);
-    if (memo !== undefined) return memo;
-    if (this.isVisible(el) === false) return false;
-    let result: Tri = false;
-    const stack: AnyNode[] = [...el.children];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      if (isText(node)) {
-        if (node.data.trim() === '') continue;
-        const parent = parentElement(node as unknown as Element) ?? el;
-        const visible = this.isVisible(parent);
-        if (visible === true) {
-          result = true;
-          break;
-        }
-        if (visible === undefined) result = undefined;
-      } else if (isTag(node)) for (const child of node.children) stack.push(child);
-    }
-    if (result !== undefined) this.textMemo.set(el, result);
-    return result;
-  }
-
   /**
    * The semantic role: the explicit role, unless presentational-roles conflict resolution
    * applies (a focusable element or one with a global ARIA property keeps its implicit role);
@@ -256,7 +236,7 @@ export class WcagContext {
     return role;
   }
 
-  /** Explicit role that a presentational element inherits from a parent with presentational children. */
+  /** Carries a global ARIA state or property (aria-hidden aside): presentational conflict resolution then keeps the implicit role. */
   hasGlobalAria(el: Element): boolean {
     for (const name in el.attribs) if (name !== 'aria-hidden' && GLOBAL_PROPERTIES.has(name)) return true;
     return false;
@@ -365,7 +345,7 @@ export class WcagContext {
     return locate(this.page, el);
   }
 
-  /** Elements by id (every element with that id, in document order). */
+  /** The first element with this id, as getElementById finds it. */
   byId(id: string): Element | undefined {
     return this.page.ids.get(id)?.[0];
   }

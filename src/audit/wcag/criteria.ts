@@ -99,13 +99,6 @@ export const STANDARD_CRITERIA: Readonly<Record<WcagStandard, ReadonlySet<WcagCr
 
 const BY_NUM = new Map<string, CriterionRow>(CRITERIA.map((row) => [row.num, row]));
 
-export function criterion(num: WcagCriterion): CriterionRow {
-  return BY_NUM.get(num)!;
-}
-
 export function isCriterion(value: string): value is WcagCriterion {
   return BY_NUM.has(value);
 }
-
-/** Table order, so findings come out in the order of the standard. */
-export const CRITERION_ORDER: ReadonlyMap<string, number> = new Map(CRITERIA.map((row, index) => [row.num, index]));

@@ -38,19 +38,29 @@ export function runEngine(page: Page, options: { html: boolean } = { html: true 
   return { context, runs };
 }
 
+/** A result whose location is computed on first use (most outcomes are never shown). */
+class Located implements LocatedResult {
+  readonly outcome: RuleOutcome;
+  readonly note: string;
+  readonly element: Element | null;
+  private readonly context: WcagContext;
+  private cached: Location | undefined | null = null;
+
+  constructor(context: WcagContext, result: RuleResult) {
+    this.context = context;
+    this.outcome = result.outcome;
+    this.note = result.note;
+    this.element = result.element;
+  }
+
+  get location(): Location | undefined {
+    if (this.cached === null) this.cached = this.element === null ? undefined : this.context.locate(this.element);
+    return this.cached;
+  }
+}
+
 function located(context: WcagContext, result: RuleResult): LocatedResult {
-  let location: Location | undefined;
-  let done = false;
-  return {
-    outcome: result.outcome,
-    note: result.note,
-    element: result.element,
-    get location() {
-      if (!done && result.element !== null) location = context.locate(result.element);
-      done = true;
-      return location;
-    },
-  };
+  return new Located(context, result);
 }
 
 /** Parses `html` and runs the engine: for benches and the conformance harness. */

@@ -121,57 +121,50 @@ export class StyleIndex {
   }
 
   private addSheet(text: string): void {
-    // One top-level rule at a time: css-tree renders a source excerpt for every recoverable parse
-    // error (IE hacks and the like) by scanning the text it was given, which over a whole large
-    // sheet with many errors is quadratic (a 550 KB sheet took 430 ms whole; measured batches of
-    // 4 and 16 KB were slower than single rules).
+    this.addStatements(text, { undecidable: false, media: null });
+  }
+
+  /**
+   * The sheet's statements, split by a small scanner (strings, comments, nesting) rather than
+   * css-tree's full parse: declarations are kept as raw text, so only selectors need a parser,
+   * and only for rules that declare a property the rules read. On large sheets the full parse
+   * was most of the analysis time, and css-tree renders a source excerpt for every recoverable
+   * error by scanning its whole input (quadratic over a sheet full of IE hacks).
+   */
+  private addStatements(text: string, context: { undecidable: boolean; media: string | null }): void {
     for (const chunk of topLevelChunks(text)) {
-      let ast: csstree.CssNode;
-      try {
-        // Selectors are parsed only for rules that declare a property the rules read (see addRule).
-        ast = csstree.parse(chunk, { parseValue: false, parseAtrulePrelude: false, parseRulePrelude: false, parseCustomProperty: false });
-      } catch {
+      const open = blockStart(chunk);
+      if (open < 0) continue; // @import, @charset, or garbage: nothing a rule here reads
+      const prelude = stripComments(chunk.slice(0, open)).trim();
+      const close = chunk.lastIndexOf('}');
+      const body = chunk.slice(open + 1, close > open ? close : chunk.length);
+      if (prelude.startsWith('@')) {
+        const name = /^@([\w-]+)/.exec(prelude)?.[1]?.toLowerCase() ?? '';
+        const condition = prelude.slice(name.length + 1).trim().toLowerCase();
+        if (name === 'media') {
+          const applies = mediaApplies(condition);
+          if (applies === false) continue;
+          this.addStatements(body, { undecidable: context.undecidable || applies === undefined, media: applies === undefined ? condition : context.media });
+        } else if (name === 'layer') this.addStatements(body, context);
+        else if (name === 'supports' || name === 'container' || name === 'scope' || name === 'document') {
+          this.addStatements(body, { ...context, undecidable: true });
+        }
+        // @font-face, @keyframes, @page, @property: nothing a rule here reads.
         continue;
       }
-      if (ast.type === 'StyleSheet') this.addChildren(ast.children, { undecidable: false, media: null });
+      this.addRule(prelude, body, context);
     }
   }
 
-  private addChildren(children: csstree.List<csstree.CssNode>, context: { undecidable: boolean; media: string | null }): void {
-    children.forEach((node) => {
-      if (node.type === 'Rule') this.addRule(node, context);
-      else if (node.type === 'Atrule' && node.block) {
-        const name = node.name.toLowerCase();
-        const prelude = (node.prelude === null ? '' : node.prelude.type === 'Raw' ? node.prelude.value : csstree.generate(node.prelude)).toLowerCase().trim();
-        if (name === 'media') {
-          const applies = mediaApplies(prelude);
-          if (applies === false) return;
-          this.addChildren(node.block.children, { undecidable: context.undecidable || applies === undefined, media: applies === undefined ? prelude : context.media });
-        } else if (name === 'layer') this.addChildren(node.block.children, context);
-        else if (name === 'supports' || name === 'container' || name === 'scope' || name === 'document') {
-          this.addChildren(node.block.children, { ...context, undecidable: true });
-        }
-        // @font-face, @keyframes, @page, @property: nothing a rule here reads.
-      }
-    });
-  }
-
-  private addRule(rule: csstree.Rule, context: { undecidable: boolean; media: string | null }): void {
-    const declarations: Declaration[] = [];
-    rule.block.children.forEach((node) => {
-      if (node.type !== 'Declaration') return;
-      const property = node.property.toLowerCase();
-      if (!READ.has(property)) return;
-      const value = node.value.type === 'Raw' ? node.value.value : csstree.generate(node.value);
-      declarations.push({ property, value: value.trim().toLowerCase(), important: node.important !== false });
-    });
+  private addRule(prelude: string, body: string, context: { undecidable: boolean; media: string | null }): void {
+    const declarations = parseDeclarations(body);
     if (declarations.length === 0) return;
     // A selector list with any invalid part is dropped whole, as browsers do (css-tree would recover
     // and keep a fragment: `.a&gt; section` must not become `section`).
     let invalid = false;
     let selectors: csstree.CssNode;
     try {
-      selectors = rule.prelude.type === 'Raw' ? csstree.parse(rule.prelude.value, { context: 'selectorList', onParseError: () => (invalid = true) }) : rule.prelude;
+      selectors = csstree.parse(prelude, { context: 'selectorList', onParseError: () => (invalid = true) });
     } catch {
       return;
     }
@@ -264,6 +257,16 @@ export class StyleIndex {
     return mask;
   }
 
+  /** Whether any rule or the style attribute declares, on this element, a property the rules read. */
+  declaresAny(el: Element): boolean {
+    let values = this.memo.get(el);
+    if (values === undefined) {
+      values = this.cascadeAll(el);
+      this.memo.set(el, values);
+    }
+    return values.size > 0;
+  }
+
   /** The cascaded (specified, not inherited) value of `property` on `el`; UNKNOWN when the page cannot decide it. */
   cascaded(el: Element, property: string): Cascaded {
     let values: ReadonlyMap<string, Cascaded> | undefined = this.memo.get(el);
@@ -290,10 +293,13 @@ export class StyleIndex {
     candidates.push(...(this.byTag.get(el.name) ?? []));
     const winners = new Map<string, { d: Declaration; rank: number; inline: boolean }>();
     const unknown = new Set<string>();
-    const ancestors = candidates.length > 0 ? this.ancestorMask(el) : null;
+    let ancestors: Uint32Array | null = null;
     for (const candidate of candidates) {
       // Like a browser's Bloom filter: a selector needing an ancestor token no ancestor has cannot match.
-      if (candidate.ancestors !== null && ancestors !== null && !covers(ancestors, candidate.ancestors)) continue;
+      if (candidate.ancestors !== null) {
+        ancestors ??= this.ancestorMask(el);
+        if (!covers(ancestors, candidate.ancestors)) continue;
+      }
       if (!candidate.match(el)) continue;
       for (const d of candidate.declarations) {
         for (const property of expand(d.property)) {
@@ -471,42 +477,81 @@ export function parseLength(value: string, em: number, percentOf: number): numbe
   return undefined;
 }
 
-/** Declarations of a `style` attribute (or any declaration list), READ properties only, in order. */
+/** Declarations of a `style` attribute or a rule's block, READ properties only, in order. */
 export function parseDeclarations(text: string): Declaration[] {
   const out: Declaration[] = [];
-  let ast: csstree.CssNode;
-  try {
-    ast = csstree.parse(text, { context: 'declarationList', parseValue: false });
-  } catch {
-    return out;
+  for (const raw of splitTopLevel(stripComments(text), 0x3b /* ; */)) {
+    // A nested rule (CSS nesting) is not a declaration of this element.
+    if (raw.includes('{')) continue;
+    const colon = raw.indexOf(':');
+    if (colon < 0) continue;
+    const property = raw.slice(0, colon).trim().toLowerCase();
+    if (!READ.has(property)) continue;
+    let value = raw.slice(colon + 1).trim();
+    const important = /!\s*important\s*$/i.test(value);
+    if (important) value = value.replace(/!\s*important\s*$/i, '').trim();
+    if (value === '') continue;
+    out.push({ property, value: value.toLowerCase(), important });
   }
-  if (ast.type !== 'DeclarationList') return out;
-  ast.children.forEach((node) => {
-    if (node.type !== 'Declaration') return;
-    const property = node.property.toLowerCase();
-    if (!READ.has(property)) return;
-    const value = node.value.type === 'Raw' ? node.value.value : csstree.generate(node.value);
-    out.push({ property, value: value.trim().toLowerCase(), important: node.important !== false });
-  });
   return out;
 }
 
-/** Every declaration of a style attribute, whatever the property (for the text-spacing rules). */
-export function parseAllDeclarations(text: string): Declaration[] {
-  const out: Declaration[] = [];
-  let ast: csstree.CssNode;
-  try {
-    ast = csstree.parse(text, { context: 'declarationList', parseValue: false });
-  } catch {
-    return out;
+/** Splits on `separator` outside strings, parentheses and brackets. */
+function splitTopLevel(text: string, separator: number): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 || c === 0x27) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === c || d === 0x0a) break;
+      }
+    } else if (c === 0x28 || c === 0x5b) depth++;
+    else if ((c === 0x29 || c === 0x5d) && depth > 0) depth--;
+    else if (c === separator && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
   }
-  if (ast.type !== 'DeclarationList') return out;
-  ast.children.forEach((node) => {
-    if (node.type !== 'Declaration') return;
-    const value = node.value.type === 'Raw' ? node.value.value : csstree.generate(node.value);
-    out.push({ property: node.property.toLowerCase(), value: value.trim().toLowerCase(), important: node.important !== false });
-  });
-  return out;
+  parts.push(text.slice(start));
+  return parts;
+}
+
+/** The offset of a statement's opening brace (outside strings and comments), or -1. */
+function blockStart(chunk: string): number {
+  for (let i = 0; i < chunk.length; i++) {
+    const c = chunk.charCodeAt(i);
+    if (c === 0x2f && chunk.charCodeAt(i + 1) === 0x2a) {
+      const end = chunk.indexOf('*/', i + 2);
+      if (end < 0) return -1;
+      i = end + 1;
+    } else if (c === 0x22 || c === 0x27) {
+      for (i++; i < chunk.length; i++) {
+        const d = chunk.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === c || d === 0x0a) break;
+      }
+    } else if (c === 0x7b) return i;
+  }
+  return -1;
+}
+
+function stripComments(css: string): string {
+  let start = css.indexOf('/*');
+  if (start < 0) return css;
+  let out = '';
+  let from = 0;
+  while (start >= 0) {
+    out += css.slice(from, start);
+    const end = css.indexOf('*/', start + 2);
+    if (end < 0) return out;
+    from = end + 2;
+    start = css.indexOf('/*', from);
+  }
+  return out + css.slice(from);
 }
 
 /** The longhands a shorthand sets that the rules read. */

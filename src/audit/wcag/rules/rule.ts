@@ -46,9 +46,3 @@ export function failed(element: Element | null, note: string): RuleResult {
 export function cantTell(element: Element | null, note: string): RuleResult {
   return { outcome: 'cantTell', element, note };
 }
-
-/** A three-valued check as a result: true passes, false fails, undefined cannot be told. */
-export function decide(element: Element | null, ok: boolean | undefined, failNote: string, unknownNote: string): RuleResult {
-  if (ok === true) return passed(element);
-  return ok === false ? failed(element, failNote) : cantTell(element, unknownNote);
-}
