@@ -104,12 +104,17 @@ function benchWcagExtras(pages: { name: string; html: string }[], medianMs: numb
   const duplicates = (html: string) => [...buildPage(html, url).ids.values()].reduce((n, list) => n + (list.length > 1 ? list.length - 1 : 0), 0);
   const dupPage = pages.map((p) => ({ page: p, duplicates: duplicates(p.html) })).sort((a, b) => b.duplicates - a.duplicates)[0]!;
   const dupTimes: number[] = [];
+  const dupParse: number[] = [];
   for (let i = 0; i < 5; i++) {
-    const start = performance.now();
+    let start = performance.now();
     analyse(dupPage.page.html);
     dupTimes.push(performance.now() - start);
+    start = performance.now();
+    parseDocument(dupPage.page.html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+    dupParse.push(performance.now() - start);
   }
   const dupMs = stats(dupTimes).median;
+  const dupParseMs = stats(dupParse).median;
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const rssBefore = process.memoryUsage().rss;
@@ -119,7 +124,7 @@ function benchWcagExtras(pages: { name: string; html: string }[], medianMs: numb
   return {
     slowest,
     pagesOver250ms: over250,
-    duplicateIdPage: { name: dupPage.page.name, duplicateIds: dupPage.duplicates, ms: dupMs, timesMedian: dupMs / medianMs },
+    duplicateIdPage: { name: dupPage.page.name, duplicateIds: dupPage.duplicates, ms: dupMs, timesMedian: dupMs / medianMs, parseMs: dupParseMs, timesOwnParse: dupMs / dupParseMs },
     rss: { beforeMB: rssBefore / 2 ** 20, afterThreePassesMB: rssAfter / 2 ** 20, growthMB: (rssAfter - rssBefore) / 2 ** 20, gcExposed: gc !== undefined },
   };
 }
@@ -242,7 +247,7 @@ if (wcagExtras) {
   const x = wcagExtras;
   console.log(`\nwcag: slowest page ${fmt(x.slowest.ms, 1)} ms (${x.slowest.name}); pages over 250 ms: ${x.pagesOver250ms}`);
   console.log(
-    `wcag: page with most duplicate ids (${x.duplicateIdPage.duplicateIds}, ${x.duplicateIdPage.name}) ${fmt(x.duplicateIdPage.ms, 1)} ms = ${fmt(x.duplicateIdPage.timesMedian, 1)}× the median page`,
+    `wcag: page with most duplicate ids (${x.duplicateIdPage.duplicateIds}, ${x.duplicateIdPage.name}) ${fmt(x.duplicateIdPage.ms, 1)} ms = ${fmt(x.duplicateIdPage.timesMedian, 1)}× the median page, ${fmt(x.duplicateIdPage.timesOwnParse, 1)}× its own bare parse (${fmt(x.duplicateIdPage.parseMs, 1)} ms)`,
   );
   console.log(
     `wcag: RSS ${fmt(x.rss.beforeMB, 0)} MB before, ${fmt(x.rss.afterThreePassesMB, 0)} MB after three passes (growth ${fmt(x.rss.growthMB, 1)} MB${x.rss.gcExposed ? ', after gc' : ', gc not exposed'})`,

@@ -52,63 +52,89 @@ interface Backdrop {
   opacity: number;
 }
 
-/** The backgrounds behind the element's text, composited to opaque colours. */
-function backdrop(ctx: WcagContext, el: Element): Backdrop | string {
-  const layers: Rgba[][] = [];
-  let opacity = 1;
+const CANVAS: Backdrop = { colors: [WHITE], opacity: 1 };
+
+/**
+ * The backgrounds behind the element's text, composited to opaque colours. Memoised per element
+ * and built from the parent's: each box paints its own background over what lies behind it.
+ */
+function backdrop(ctx: WcagContext, el: Element, memo: Map<Element, Backdrop | string>): Backdrop | string {
+  const chain: Element[] = [];
+  let below: Backdrop | string = CANVAS;
   for (let node: Element | null = el; node !== null; node = parentElement(node)) {
-    const s = ctx.styles;
-    if (node.name === 'img' || node.name === 'video' || node.name === 'canvas') return 'the text sits on an image';
-    for (const p of ['filter', 'mix-blend-mode']) {
-      const v = s.cascaded(node, p);
-      if (v === UNKNOWN || (v !== undefined && v.value !== 'none' && v.value !== 'normal')) return `a CSS ${p} changes the colours`;
+    const known = memo.get(node);
+    if (known !== undefined) {
+      below = known;
+      break;
     }
-    const position = s.cascaded(node, 'position');
-    if (position === UNKNOWN || (position !== undefined && (position.value === 'absolute' || position.value === 'fixed'))) {
-      return 'positioned content may sit over another background';
-    }
-    const image = s.cascaded(node, 'background-image');
-    const color = s.cascaded(node, 'background-color');
-    if (image === UNKNOWN || color === UNKNOWN) return 'a background is set by CSS the page does not decide';
-    // With linked sheets, only a background declared inline is known not to be painted over.
-    if (ctx.externalStyles && !(color !== undefined && color.inline && image === undefined)) {
-      if (color === undefined || !color.inline) return LINKED;
-    }
-    const gradient: Rgba[] = [];
-    if (image !== undefined && image.value !== 'none' && image.value !== 'initial') {
-      if (!/gradient\(/.test(image.value) || /url\(/.test(image.value)) return 'the text sits on a background image';
-      gradient.push(...colorsIn(image.value.replace(/^[^(]*\(/, '')));
-      if (gradient.length === 0) return 'a gradient whose colours need a browser to resolve';
-    }
-    let base: Rgba | undefined;
-    if (color !== undefined && color.value !== 'transparent' && color.value !== 'initial' && color.value !== 'inherit') {
-      base = parseColor(color.value);
-      if (base === undefined) return `the background "${color.value}" needs a browser to resolve`;
-    }
-    const nodeOpacity = s.cascaded(node, 'opacity');
-    if (nodeOpacity === UNKNOWN) return 'opacity is set by CSS the page does not decide';
-    if (nodeOpacity !== undefined && Number.parseFloat(nodeOpacity.value) < 1) {
-      // Opacity on a box with a background of its own fades both: not decided here.
-      if (gradient.length > 0 || base !== undefined) return 'partial opacity changes the colours';
-      opacity *= Math.max(0, Number.parseFloat(nodeOpacity.value));
-    }
-    // One box paints its background colour below its gradient; layers run from the text downwards.
-    if (gradient.length > 0) {
-      layers.push(gradient);
-      if (gradient.every((c) => c[3] >= 1)) break;
-    }
-    if (base !== undefined) {
-      layers.push([base]);
-      if (base[3] >= 1) break;
-    }
+    chain.push(node);
   }
-  let result: Rgba[] = [WHITE];
-  for (let i = layers.length - 1; i >= 0; i--) {
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const node = chain[i]!;
+    below = paint(ctx, node, below);
+    memo.set(node, below);
+  }
+  return below;
+}
+
+/** What `node` shows behind its content: its own background over `below` (ignored where its own is opaque). */
+function paint(ctx: WcagContext, node: Element, below: Backdrop | string): Backdrop | string {
+  const s = ctx.styles;
+  if (node.name === 'img' || node.name === 'video' || node.name === 'canvas') return 'the text sits on an image';
+  for (const p of ['filter', 'mix-blend-mode']) {
+    const v = s.cascaded(node, p);
+    if (v === UNKNOWN || (v !== undefined && v.value !== 'none' && v.value !== 'normal')) return `a CSS ${p} changes the colours`;
+  }
+  const position = s.cascaded(node, 'position');
+  if (position === UNKNOWN || (position !== undefined && (position.value === 'absolute' || position.value === 'fixed'))) {
+    return 'positioned content may sit over another background';
+  }
+  const image = s.cascaded(node, 'background-image');
+  const color = s.cascaded(node, 'background-color');
+  if (image === UNKNOWN || color === UNKNOWN) return 'a background is set by CSS the page does not decide';
+  // With linked sheets, only a background declared inline is known not to be painted over.
+  if (ctx.externalStyles && !(color !== undefined && color.inline && image === undefined)) {
+    if (color === undefined || !color.inline) return LINKED;
+  }
+  const gradient: Rgba[] = [];
+  if (image !== undefined && image.value !== 'none' && image.value !== 'initial') {
+    if (!/gradient\(/.test(image.value) || /url\(/.test(image.value)) return 'the text sits on a background image';
+    gradient.push(...colorsIn(image.value.replace(/^[^(]*\(/, '')));
+    if (gradient.length === 0) return 'a gradient whose colours need a browser to resolve';
+  }
+  let base: Rgba | undefined;
+  if (color !== undefined && color.value !== 'transparent' && color.value !== 'initial' && color.value !== 'inherit') {
+    base = parseColor(color.value);
+    if (base === undefined) return `the background "${color.value}" needs a browser to resolve`;
+  }
+  let opacity = 1;
+  const nodeOpacity = s.cascaded(node, 'opacity');
+  if (nodeOpacity === UNKNOWN) return 'opacity is set by CSS the page does not decide';
+  if (nodeOpacity !== undefined && Number.parseFloat(nodeOpacity.value) < 1) {
+    // Opacity on a box with a background of its own fades both: not decided here.
+    if (gradient.length > 0 || base !== undefined) return 'partial opacity changes the colours';
+    opacity = Math.max(0, Number.parseFloat(nodeOpacity.value));
+  }
+  // One box paints its background colour, then its gradient over it.
+  const layers: Rgba[][] = [];
+  if (base !== undefined) layers.push([base]);
+  if (gradient.length > 0) layers.push(gradient);
+  const opaque = (base !== undefined && base[3] >= 1) || (gradient.length > 0 && gradient.every((c) => c[3] >= 1));
+  let colors: Rgba[];
+  if (opaque) colors = [];
+  else if (typeof below === 'string') return below;
+  else colors = below.colors;
+  for (const layer of layers) {
+    if (colors.length === 0 && layer.every((c) => c[3] >= 1)) {
+      colors = [...layer];
+      continue;
+    }
     const next: Rgba[] = [];
-    for (const top of layers[i]!) for (const bottom of result) if (next.length < 64) next.push(over(top, bottom));
-    result = next;
+    for (const top of layer) for (const bottom of colors.length === 0 ? [WHITE] : colors) if (next.length < 64) next.push(over(top, bottom));
+    colors = next;
   }
-  return { colors: result, opacity };
+  const inherited = opaque || typeof below === 'string' ? 1 : below.opacity;
+  return { colors, opacity: inherited * opacity };
 }
 
 /** Inside a disabled control or group, or the label of a disabled control: exempt. */
@@ -143,7 +169,7 @@ function largeText(ctx: WcagContext, el: Element): boolean | undefined {
   return size >= 18.66 && bold;
 }
 
-function evaluateText(ctx: WcagContext, el: Element, disabledNames: ReadonlySet<string>): RuleResult | undefined {
+function evaluateText(ctx: WcagContext, el: Element, disabledNames: ReadonlySet<string>, memo: Map<Element, Backdrop | string>): RuleResult | undefined {
   const visible = visibleTextChild(ctx, el);
   if (visible === false || disabledContext(ctx, el, disabledNames)) return undefined;
   // Text that expresses nothing in a human language (symbols, punctuation, a lone character) is exempt.
@@ -152,7 +178,7 @@ function evaluateText(ctx: WcagContext, el: Element, disabledNames: ReadonlySet<
   if (text.trim().length <= 1) return undefined;
   const fg = textColor(ctx, el);
   if (typeof fg === 'string') return cantTell(el, fg);
-  const behind = backdrop(ctx, el);
+  const behind = backdrop(ctx, el, memo);
   if (typeof behind === 'string') return cantTell(el, behind);
   const shadow = ctx.styles.computed(el, 'text-shadow');
   if (shadow === UNKNOWN) return cantTell(el, 'a text shadow is set by CSS the page does not decide');
@@ -195,8 +221,9 @@ export const textContrast: WcagRule = {
       const disabled = (el.attribs['aria-disabled'] ?? '').trim().toLowerCase() === 'true' || el.attribs.disabled !== undefined;
       if (disabled) for (const id of (el.attribs['aria-labelledby'] ?? '').trim().split(/\s+/)) if (id !== '') disabledNames.add(id);
     }
+    const backdrops = new Map<Element, Backdrop | string>();
     for (const el of ctx.elements) {
-      const result = evaluateText(ctx, el, disabledNames);
+      const result = evaluateText(ctx, el, disabledNames, backdrops);
       if (result !== undefined) yield result;
     }
   },
