@@ -93,7 +93,7 @@ export function auditRoutes(deps: AuditRouteDeps) {
             201: withHeaders(AuditResponse, RATE_LIMIT_HEADERS),
             400: withHeaders(
               Type.Object(FieldErrorsBody.properties, {
-                description: 'The body breaks the contract, the branch is not available yet, or the URL’s host is itself non-public.',
+                description: 'The body breaks the contract (e.g. `standard` with a branch other than `wcag`), or the URL’s host is itself non-public.',
                 examples: [{ errors: { url: 'must be an absolute https URL' } }],
               }),
               RATE_LIMIT_HEADERS,

@@ -17,11 +17,11 @@ function transparent(ctx: WcagContext, el: Element): boolean {
 }
 
 /** Elements with an explicit role different from their implicit one, included in the accessibility tree. */
-function* explicitlyRoled(ctx: WcagContext, sameAsImplicitCounts: boolean): Generator<[Element, string]> {
+function* explicitlyRoled(ctx: WcagContext): Generator<[Element, string]> {
   for (const el of ctx.roleElements) {
     const role = explicitRole(el);
     if (role === null || ctx.role(el) !== role) continue;
-    if (!sameAsImplicitCounts && implicitRole(el, (a) => ctx.role(a)) === role) continue;
+    if (implicitRole(el, (a) => ctx.role(a)) === role) continue;
     if (ctx.isIncluded(el) === false) continue;
     yield [el, role];
   }
@@ -43,7 +43,7 @@ export const ariaRequiredProps: WcagRule = {
   applicability: 'An element in the accessibility tree with an explicit role that is not its implicit role.',
   expectation: 'Every state or property the role requires, and has no default value for, is set and not empty.',
   *evaluate(ctx) {
-    for (const [el, role] of explicitlyRoled(ctx, false)) {
+    for (const [el, role] of explicitlyRoled(ctx)) {
       const def = roleDefinition(role)!;
       const missing: string[] = [];
       const required = Object.keys(def.requiredProps).filter((name) => !IMPLICIT_VALUE.has(name));
@@ -103,48 +103,87 @@ function busy(el: Element): boolean {
 }
 
 /**
- * The first owned element whose role is not allowed, or undefined. An entry `[x, 'group']` allows
- * a group that itself owns only such x (a menu's group of menu items).
+ * The first owned element whose role is not allowed, or undefined. aria-query writes an entry
+ * `[x, c]` for "a c owning x": a c (a menu's group, a table's rowgroup) is allowed when it in turn
+ * owns only such x (or further c).
  */
 function wrongOwned(ctx: WcagContext, el: Element, required: readonly (readonly string[])[]): Element | '#text' | undefined {
   const direct = new Set(required.filter((entry) => entry.length === 1).map((entry) => entry[0]!));
-  const inGroup = new Set(required.filter((entry) => entry.length > 1).map((entry) => entry[0]!));
-  for (const child of owned(ctx, el)) {
-    if (child === '#text') return child;
-    const role = ctx.role(child)!;
-    if (direct.has(role)) continue;
-    if (role === 'group' && inGroup.size > 0) {
-      const inner = wrongInGroup(ctx, child, inGroup);
-      if (inner === undefined) continue;
-      return inner;
+  // A table's caption is part of it (WAI-ARIA 1.3 lists it; aria-query's 1.2 table does not).
+  if (direct.has('row') && !direct.has('cell')) direct.add('caption');
+  const inside = new Map<string, Set<string>>();
+  for (const [inner, container] of required.filter((entry) => entry.length > 1)) {
+    const set = inside.get(container!) ?? new Set<string>();
+    set.add(inner!);
+    inside.set(container!, set);
+  }
+  const stack: Array<{ owner: Element; allowed: ReadonlySet<string> }> = [{ owner: el, allowed: direct }];
+  while (stack.length > 0) {
+    const { owner, allowed } = stack.pop()!;
+    for (const child of ownedForStructure(ctx, owner)) {
+      if (child === '#text') return child;
+      const role = ctx.role(child) ?? 'generic';
+      // A cell written straight into a table or row group sits in a row a browser's parser
+      // inserts (htmlparser2 does not): not an authoring error.
+      if ((child.name === 'td' || child.name === 'th') && (owner.name === 'table' || owner.name === 'tbody' || owner.name === 'thead' || owner.name === 'tfoot')) continue;
+      const grouped = inside.get(role);
+      if (grouped !== undefined) {
+        stack.push({ owner: child, allowed: grouped });
+        continue;
+      }
+      if (!allowed.has(role)) return child;
     }
-    return child;
   }
   return undefined;
 }
 
-/** A group's owned elements must be the grouped roles, or groups of them in turn. */
-function wrongInGroup(ctx: WcagContext, group: Element, allowed: ReadonlySet<string>): Element | '#text' | undefined {
-  const stack: Element[] = [group];
-  while (stack.length > 0) {
-    for (const c of owned(ctx, stack.pop()!)) {
-      if (c === '#text') return c;
-      const role = ctx.role(c)!;
-      if (role === 'group') stack.push(c);
-      else if (!allowed.has(role)) return c;
+/**
+ * Owned elements as the structure rule sees them: a generic element that owns nothing itself
+ * (an empty `<div>` in a `<ul>`) is an owned element of its own, not a wrapper to look through.
+ */
+function ownedForStructure(ctx: WcagContext, el: Element): Array<Element | '#text'> {
+  const out: Array<Element | '#text'> = [];
+  for (const child of owned(ctx, el)) out.push(child);
+  for (const child of el.children) {
+    if (!isTag(child) || ctx.isIncluded(child) === false || ctx.role(child) !== 'generic') continue;
+    if (owned(ctx, child).length === 0 && !out.includes(child)) out.push(child);
+  }
+  return out;
+}
+
+/** Elements in the accessibility tree whose role, explicit or implicit, requires owned elements. */
+function* structuralTargets(ctx: WcagContext): Generator<[Element, string]> {
+  for (const role of ROLES_WITH_OWNED) {
+    for (const el of ctx.withRole(role)) {
+      if (ctx.isIncluded(el) === false) continue;
+      // Rows of a layout table (role presentation or none) take on its lack of semantics.
+      if ((role === 'row' || role === 'rowgroup') && explicitRole(el) === null && !inDataTable(ctx, el)) continue;
+      yield [el, role];
     }
   }
-  return undefined;
 }
+
+function inDataTable(ctx: WcagContext, el: Element): boolean {
+  for (let a = parentElement(el); a !== null; a = parentElement(a)) {
+    const role = ctx.role(a);
+    if (role === 'table' || role === 'grid' || role === 'treegrid') return true;
+    if (a.name === 'table') return false;
+  }
+  return false;
+}
+
+const ROLES_WITH_OWNED = ['list', 'listbox', 'menu', 'menubar', 'radiogroup', 'tablist', 'tree', 'treegrid', 'grid', 'table', 'row', 'rowgroup', 'feed'].filter(
+  (role) => (roleDefinition(role)?.requiredOwnedElements.length ?? 0) > 0,
+);
 
 export const ariaRequiredChildren: WcagRule = {
   id: 'aria-required-children',
   actRules: ['bc4a75'],
   criteria: ['1.3.1'],
-  applicability: 'An element in the accessibility tree with an explicit role that has required owned elements, not inside aria-busy="true".',
+  applicability: 'An element in the accessibility tree whose role (explicit or implicit: ul, ol, select, table, tr, …) has required owned elements, not inside aria-busy="true"; rows of layout tables excepted.',
   expectation: 'It owns only elements whose role is one of the required owned roles.',
   *evaluate(ctx) {
-    for (const [el, role] of explicitlyRoled(ctx, true)) {
+    for (const [el, role] of structuralTargets(ctx)) {
       const def = roleDefinition(role)!;
       const required = def.requiredOwnedElements;
       if (required.length === 0 || busy(el)) continue;
@@ -173,7 +212,7 @@ export const ariaRequiredParent: WcagRule = {
   expectation: 'Its parent in the accessibility tree has one of the required context roles.',
   *evaluate(ctx) {
     let owners: Map<string, Element> | undefined;
-    for (const [el, role] of explicitlyRoled(ctx, false)) {
+    for (const [el, role] of explicitlyRoled(ctx)) {
       const def = roleDefinition(role)!;
       const context = def.requiredContextRole;
       if (context.length === 0) continue;
