@@ -73,7 +73,7 @@ function findDisclosure(d: Discourse): Disclosure | undefined {
     const affirmed = (hit: Hit) => !isNegated(d, sentence, hit.start, hit.end) && !isLawTopic(d, hit);
     const made = scanSentence(sentence, MADE_BY_AI).find(affirmed);
     if (made !== undefined && (!d.editorial || isLabel(sentence) || scanSentence(sentence, THIS_CONTENT).length > 0)) return { sentence, hit: made };
-    const ai = terms.find((hit) => affirmed(hit) && !isTopicLabel(sentence, hit) && (!d.editorial || possessed(sentence, hit)));
+    const ai = terms.find((hit) => affirmed(hit) && !negatedPredicate(d, sentence, hit) && !isTopicLabel(sentence, hit) && (!d.editorial || possessed(sentence, hit)));
     if (ai !== undefined) return { sentence, hit: ai };
   }
   return undefined;
@@ -114,6 +114,18 @@ const LAW_NOUN = String.raw`(?:act|regulation|law|directive|bill|regolamento|leg
 const LAW_BEFORE = new RegExp(String.raw`(?<![\p{L}])${LAW_NOUN}(?: \(?[\p{L}\d/]+\)?){0,3} (?:on|about|governing|sull${A}|sulla|sul|sugli|über|zur|sur|sobre|over|inzake|betreffende|relativ[oa] all${A}|relative à|on the)(?: (?:the|l${A}|la|el|de|die|het|a|o))? ?$`, 'u');
 const LAW_AFTER = new RegExp(String.raw`^${H}(?:act|gesetz|verordnung|wet)(?![\p{L}])`, 'u');
 const LAW_COMPOUND = /(?:-|\s)(?:act|gesetz|verordnung|verordening|wet)$/u;
+
+/**
+ * The term is the subject of a negated predicate ("AI hasn't meaningfully changed anything in
+ * cybersecurity"): a claim about AI as a field, not a system in use. The negation must follow
+ * the term within two words and before any clause break.
+ */
+function negatedPredicate(d: Discourse, s: Sentence, hit: Hit): boolean {
+  const after = d.corpus.lower.slice(hit.end, Math.min(s.end, hit.end + PREDICATE_REACH)).split(/[,;:–—(]/u)[0]!;
+  const words = after.trim().split(' ').slice(0, 2).join(' ');
+  return words !== '' && findAll(d.negation, words, words).length > 0;
+}
+const PREDICATE_REACH = 30;
 
 /** A sentence that is nothing but the AI term: a menu entry, tag or category ("Machine Learning"). */
 function isTopicLabel(s: Sentence, hit: Hit): boolean {
