@@ -15,6 +15,7 @@ async function serve(config: Config): Promise<void> {
   const policy = createAddressPolicy(config.allowPrivateNetworks);
   const fetcher = createSafeFetcher({ policy, staticResolve: config.staticResolve });
   const app = await buildApp({ config, db: database.db, fetcher });
+  for (const notice of config.notices) app.log.warn(notice);
   if (config.seedApiKey) {
     await ensureSeedKey(database.db, config.seedApiKey, app.log);
   } else {

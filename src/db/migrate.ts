@@ -5,11 +5,13 @@ import { Migrator, type Migration } from 'kysely/migration';
 import * as initial from './migrations/0001_initial.ts';
 import * as keyDisplay from './migrations/0002_key_display.ts';
 import * as auditReadback from './migrations/0003_audit_readback.ts';
+import * as webhooks from './migrations/0004_webhooks.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_key_display': keyDisplay,
   '0003_audit_readback': auditReadback,
+  '0004_webhooks': webhooks,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
