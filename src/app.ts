@@ -12,6 +12,7 @@ import { documentCommonAnswers, HealthBody } from './http/openapi.ts';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit.ts';
 import { auditRoutes } from './http/routes/audit.ts';
 import { auditsRoutes } from './http/routes/audits.ts';
+import { webhookRoutes } from './http/routes/webhooks.ts';
 import { createAddressPolicy } from './net/address-policy.ts';
 import type { SafeFetcher } from './net/safe-fetch.ts';
 
@@ -21,6 +22,8 @@ export interface AppDeps {
   fetcher: SafeFetcher;
   /** Defaults to the database-backed limiter configured by `config.rateLimit`. */
   rateLimiter?: RateLimiter;
+  /** Defaults to the database-backed limiter configured by `config.webhooks.rateLimit`. */
+  webhookRateLimiter?: RateLimiter;
   /** A ready logger (tests capture lines); defaults to pino JSON on stdout at `config.logLevel`. */
   logger?: FastifyBaseLogger;
 }
@@ -135,5 +138,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   await app.register(auditsRoutes({ db }));
+  await app.register(
+    webhookRoutes({
+      db,
+      fetcher: deps.fetcher,
+      config: config.webhooks,
+      rateLimiter: deps.webhookRateLimiter ?? createRateLimiter(db, config.webhooks.rateLimit, undefined, 'webhook_rate_limit_windows'),
+    }),
+  );
   return app;
 }

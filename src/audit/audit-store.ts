@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { AuditControlsTable, Database, FindingsTable } from '../db/schema.ts';
+import type { ListPosition } from '../http/cursor.ts';
 import { aiGovernanceControls } from './ai-governance/index.ts';
 import type { Branch, Control, Location, WcagStandard } from './control.ts';
 import type { CrawledPage } from './crawl.ts';
@@ -202,16 +203,6 @@ export interface AuditFilter {
   since?: Date;
   /** Exclusive. */
   until?: Date;
-}
-
-/**
- * A place in the list order (created_at desc, id desc). `createdAt` is ISO 8601 UTC with the
- * database's microseconds: a JavaScript Date keeps only milliseconds, and a position rounded to
- * them would skip audits created later in the same millisecond.
- */
-export interface ListPosition {
-  createdAt: string;
-  id: string;
 }
 
 /** One page of the key's audits, newest first, and where the next page starts (null at the end). */

@@ -35,6 +35,7 @@ export interface TestServiceOptions {
   routes: FixtureRoutes;
   env?: Record<string, string>;
   rateLimiter?: RateLimiter;
+  webhookRateLimiter?: RateLimiter;
   /** Reuse a running fixture (for a second app instance). */
   fixture?: Fixture;
   /** Name resolution for names outside AUDIT_RESOLVE; default the system's. */
@@ -73,6 +74,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
     db: options.database.db,
     fetcher,
     rateLimiter: options.rateLimiter,
+    webhookRateLimiter: options.webhookRateLimiter,
     logger: pino(loggerOptions(config.logLevel), sink),
   });
   const observed = observeStatuses(app);
