@@ -36,8 +36,15 @@ export function signFailureEvent(secret: string, event: StoredEvent, deliveryId:
     version: EVENT_VERSION,
     deliveryId,
     timestamp: at.toISOString(),
-    audit: event.audit,
-    failures: event.failures,
+    // Rebuilt field by field: the stored copy is jsonb, which keeps its own key order.
+    audit: {
+      id: event.audit.id,
+      url: event.audit.url,
+      branch: event.audit.branch,
+      createdAt: event.audit.createdAt,
+      totals: { errors: event.audit.totals.errors, warnings: event.audit.totals.warnings },
+    },
+    failures: event.failures.map((f) => ({ control: f.control, status: f.status, severity: f.severity, evidence: f.evidence })),
   });
   const unixSeconds = Math.floor(at.getTime() / 1000);
   return {

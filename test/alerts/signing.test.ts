@@ -24,6 +24,11 @@ async function webCryptoHmacHex(key: string, message: Uint8Array<ArrayBuffer>): 
   return Buffer.from(await crypto.subtle.sign('HMAC', cryptoKey, message)).toString('hex');
 }
 
+test('the body keeps the spec’s field order whatever order the stored copy has', () => {
+  const shuffled = JSON.parse(JSON.stringify({ failures: EVENT.failures.map((f) => ({ evidence: f.evidence, severity: f.severity, status: f.status, control: f.control })), audit: { totals: { warnings: 2, errors: 1 }, createdAt: EVENT.audit.createdAt, branch: 'privacy', url: EVENT.audit.url, id: EVENT.audit.id } }));
+  assert.equal(signFailureEvent(SECRET, shuffled, DELIVERY, AT).body, signFailureEvent(SECRET, EVENT, DELIVERY, AT).body);
+});
+
 test('the body has exactly the spec fields in order, and the headers carry timestamp, id, event and version', () => {
   const { body, headers } = signFailureEvent(SECRET, EVENT, DELIVERY, AT);
   const parsed = JSON.parse(body);
@@ -34,6 +39,8 @@ test('the body has exactly the spec fields in order, and the headers carry times
   assert.equal(parsed.timestamp, '2026-03-01T10:00:15.250Z');
   assert.deepEqual(parsed.audit, EVENT.audit);
   assert.deepEqual(parsed.failures, EVENT.failures);
+  assert.deepEqual(Object.keys(parsed.audit), ['id', 'url', 'branch', 'createdAt', 'totals']);
+  assert.deepEqual(Object.keys(parsed.failures[0]), ['control', 'status', 'severity', 'evidence']);
   assert.equal(headers['x-svc-timestamp'], String(Math.floor(AT.getTime() / 1000)));
   assert.equal(headers['x-svc-delivery-id'], DELIVERY);
   assert.equal(headers['x-svc-event'], 'svc.audit.failure');
