@@ -49,10 +49,10 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`create schema ${schema}`);
-    await admin.end();
     const connect = () => openPostgres(url, { options: `-c search_path=${schema}` });
     const handle = await connect();
-    await migrateToLatest(handle.db);
+    await admin.end();
+    await migrateToLatest(handle.db, { schema });
     return {
       ...handle,
       connectAgain: connect,

@@ -3,7 +3,7 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { buildApp, loggerOptions } from '../../src/app.ts';
+import { buildApp, loggerOptions, type AppDeps } from '../../src/app.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { DatabaseHandle } from '../../src/db/connect.ts';
@@ -36,6 +36,8 @@ export interface TestServiceOptions {
   env?: Record<string, string>;
   rateLimiter?: RateLimiter;
   webhookRateLimiter?: RateLimiter;
+  /** The delivery worker's clock, random draw and polling; `enabled: false` runs none. */
+  delivery?: AppDeps['delivery'];
   /** Reuse a running fixture (for a second app instance). */
   fixture?: Fixture;
   /** Name resolution for names outside AUDIT_RESOLVE; default the system's. */
@@ -75,6 +77,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
     fetcher,
     rateLimiter: options.rateLimiter,
     webhookRateLimiter: options.webhookRateLimiter,
+    ...(options.delivery ? { delivery: options.delivery } : {}),
     logger: pino(loggerOptions(config.logLevel), sink),
   });
   const observed = observeStatuses(app);
