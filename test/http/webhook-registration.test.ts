@@ -279,6 +279,28 @@ describe('rate limit', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  test('every status of the webhook routes is documented, each with an example body (204 has none)', async () => {
+    const spec = (await service.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const expected: Record<string, string[]> = {
+      'post /api/v1/alerts/webhook': ['201', '400', '401', '409', '422', '429', '500'],
+      'get /api/v1/alerts/webhook': ['200', '401'],
+      'delete /api/v1/alerts/webhook/{id}': ['204', '401', '404'],
+      'get /api/v1/alerts/webhook/{id}/attempts': ['200', '400', '401', '404'],
+    };
+    for (const [operation, statuses] of Object.entries(expected)) {
+      const [method, path] = operation.split(' ') as [string, string];
+      const responses = spec.paths[path][method].responses;
+      for (const status of statuses) {
+        assert.ok(responses[status], `${operation} documents ${status}`);
+        if (status === '204') continue;
+        const json = responses[status].content['application/json'];
+        assert.ok(json.example ?? json.examples ?? json.schema.examples, `${operation} ${status} has an example`);
+      }
+    }
+  });
+});
+
 // Last in the file: every ping the file caused is in the fixture's record by now.
 test('no challenge appears in any response body or header, nor in any log line', () => {
   const challenges = pings().map((r) => (JSON.parse(r.body) as { challenge: string }).challenge);
