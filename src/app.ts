@@ -141,7 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Delivery runs in the server process: on the embedded database it must (one process per data
   // directory), and on PostgreSQL each server process is one more worker, claiming with SKIP LOCKED.
   const worker =
-    deps.delivery?.enabled === false
+    deps.delivery?.enabled === false || config.webhooks.worker === 'off'
       ? undefined
       : createDeliveryWorker({
           db,
@@ -151,7 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           log: app.log.child({ component: 'delivery-worker' }),
           clock: deps.delivery?.clock,
           random: deps.delivery?.random,
-          pollIntervalMs: deps.delivery?.pollIntervalMs,
+          pollIntervalMs: deps.delivery?.pollIntervalMs ?? config.webhooks.pollIntervalMs,
         });
   app.decorate('deliveryWorker', worker);
   if (worker) {

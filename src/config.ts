@@ -31,12 +31,21 @@ export interface WebhookConfig {
   maxPerKey: number;
   /** Delay before each retry, in order; a delivery gets 1 + retrySchedule.length tries in all. */
   retryScheduleMs: number[];
+  /** `inline`: the server process delivers too; `off`: only `worker` processes do (PostgreSQL only). */
+  worker: 'inline' | 'off';
+  /** Fallback polling of the outbox when no wake-up arrives. */
+  pollIntervalMs: number;
 }
 
 /** The spec's bound on the verification (and, here, delivery) timeout. */
 export const MAX_WEBHOOK_TIMEOUT_MS = 15_000;
 /** Svix's schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after the first try. */
 export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+
+function parseWorkerMode(value: string): 'inline' | 'off' {
+  if (value === 'inline' || value === 'off') return value;
+  throw new Error(`must be inline or off, got "${value}"`);
+}
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -126,7 +135,13 @@ export function loadConfig(env: Env = process.env): Config {
     },
     maxPerKey: integer(env, 'AUDIT_MAX_WEBHOOKS_PER_KEY', 25, 1, 10_000),
     retryScheduleMs: parsed(env, 'AUDIT_WEBHOOK_RETRY_SCHEDULE', parseRetrySchedule, parseRetrySchedule(DEFAULT_RETRY_SCHEDULE)),
+    worker: parsed(env, 'AUDIT_WEBHOOK_WORKER', parseWorkerMode, 'inline'),
+    pollIntervalMs: integer(env, 'AUDIT_WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 600_000),
   };
+  // The embedded database admits one process: with delivery off in the server, nothing would send.
+  if (webhooks.worker === 'off' && !env.DATABASE_URL?.trim()) {
+    throw new ConfigError('AUDIT_WEBHOOK_WORKER=off needs DATABASE_URL: on the embedded database delivery runs in the server process');
+  }
   return {
     host: env.HOST?.trim() || '127.0.0.1',
     port: integer(env, 'PORT', 3000, 0, 65535),

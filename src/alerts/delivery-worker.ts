@@ -68,8 +68,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const random = options.random ?? Math.random;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const batchSize = options.batchSize ?? 16;
-  // Longer than any try (the fetcher's deadline) plus the time to record it.
-  const leaseMs = timeoutMs * 2 + 30_000;
+  // Longer than any try (the fetcher's deadline, which bounds DNS, connect and body alike) plus
+  // ample time to record it. A crashed worker's rows wait this long before another takes them.
+  const leaseMs = timeoutMs * 2 + 10_000;
 
   async function claim(lease: string): Promise<Claimed[]> {
     const now = clock();

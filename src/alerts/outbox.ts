@@ -1,13 +1,16 @@
 // The transactional outbox: called inside the transaction that stores an audit, so the audit and
 // its failure events commit together or not at all. One delivery row per matching verified
 // registration of the same key; nothing when nothing matches.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Branch } from '../audit/control.ts';
 import type { Finding, Totals } from '../audit/findings.ts';
 import type { Database } from '../db/schema.ts';
 import { randomUUID } from 'node:crypto';
 import { EVENT_BRANCH, matchingFailures, type TriggerSeverity } from './matching.ts';
 import type { StoredEvent } from './signing.ts';
+
+/** The LISTEN/NOTIFY channel that announces committed deliveries to worker processes. */
+export const DELIVERY_CHANNEL = 'svc_webhook_deliveries';
 
 export interface PersistedAudit {
   id: string;
@@ -46,6 +49,10 @@ export async function queueFailureEvents(trx: Kysely<Database>, audit: Persisted
     };
     return [{ id: randomUUID(), webhook_id: registration.id, audit_id: audit.id, event: JSON.stringify(event) }];
   });
-  if (rows.length > 0) await trx.insertInto('webhook_deliveries').values(rows).execute();
+  if (rows.length > 0) {
+    await trx.insertInto('webhook_deliveries').values(rows).execute();
+    // Delivered by PostgreSQL at commit, and only then: worker processes LISTENing wake at once.
+    await sql`select pg_notify(${DELIVERY_CHANNEL}, '')`.execute(trx);
+  }
   return rows.length;
 }

@@ -69,7 +69,8 @@ function worker(clock: () => Date, options: { schedule?: number[]; random?: () =
   return createDeliveryWorker({
     db: options.db ?? database.db,
     fetcher,
-    timeoutMs: options.timeoutMs ?? 2000,
+    // Generous: a loaded machine (the suite runs files in parallel) must not turn a slow handshake into a failure.
+    timeoutMs: options.timeoutMs ?? 15_000,
     retryScheduleMs: options.schedule ?? [5_000, 300_000],
     log,
     clock,

@@ -40,6 +40,8 @@ export async function ensurePgliteTemplate(): Promise<string> {
 export interface TestDatabase extends DatabaseHandle {
   /** PostgreSQL only: a second, independent pool on the same schema, as another process would have. */
   connectAgain?: () => Promise<DatabaseHandle>;
+  /** PostgreSQL only: a connection string that lands in this file's schema, for child processes. */
+  connectionString?: string;
 }
 
 export async function openTestDatabase(): Promise<TestDatabase> {
@@ -56,6 +58,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     return {
       ...handle,
       connectAgain: connect,
+      connectionString: `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
       async close() {
         await handle.close();
         const dropper = new pg.Client({ connectionString: url });
