@@ -103,7 +103,18 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     return { state: 'pending', nextAt: new Date(at.getTime() + delay) };
   }
 
-  async function attempt(delivery: Claimed, lease: string): Promise<void> {
+  interface Try {
+    delivery: Claimed;
+    deliveryId: string;
+    attemptNumber: number;
+    at: Date;
+    result: PostOutcome;
+    state: string;
+    nextAt: Date;
+  }
+
+  /** One HTTP try (or, for a legacy registration, the failure that replaces it). */
+  async function send(delivery: Claimed): Promise<Try> {
     const attemptNumber = delivery.attempts + 1;
     const deliveryId = randomUUID();
     const at = clock();
@@ -121,63 +132,77 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         () => clock().getTime(),
       );
     }
-    const { state, nextAt } = nextStep(attemptNumber, result, at);
-    const recorded = await db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable('webhook_deliveries')
-        .set({ state, attempts: attemptNumber, next_attempt_at: nextAt, locked_until: null, lease: null })
-        .where('id', '=', delivery.id)
-        .where('lease', '=', lease)
-        .returning('id')
-        .executeTakeFirst();
-      // Lease lost (expired and re-claimed) or the registration deleted meanwhile: not ours to record.
-      if (!updated) return false;
-      await trx
-        .insertInto('webhook_attempts')
-        .values({
-          id: deliveryId,
-          delivery_id: delivery.id,
-          webhook_id: delivery.webhook_id,
-          attempt_number: attemptNumber,
-          outcome: result.outcome,
-          status_code: result.statusCode,
-          reason: result.reason,
-          duration_ms: result.durationMs,
-          response_body: result.responseBody,
-          attempted_at: at,
-        })
-        .execute();
-      // Workers finish out of order: only move latestAttempt forward in time.
-      await sql`
-        update webhooks set latest_attempt_id = ${deliveryId}
-        where id = ${delivery.webhook_id}
-          and (latest_attempt_id is null
-               or not exists (select 1 from webhook_attempts a where a.id = webhooks.latest_attempt_id and a.attempted_at > ${at}))
-      `.execute(trx);
-      return true;
-    });
-    if (!recorded) {
-      log.warn({ deliveryId, webhookId: delivery.webhook_id }, 'delivery outcome not recorded: lease lost or registration deleted');
-      return;
-    }
-    log.info(
-      { deliveryId, webhookId: delivery.webhook_id, attempt: attemptNumber, outcome: result.outcome, statusCode: result.statusCode, state },
-      'webhook delivery attempt',
-    );
+    return { delivery, deliveryId, attemptNumber, at, result, ...nextStep(attemptNumber, result, at) };
   }
 
-  /** One claim and its tries; the number of tries. */
+  /**
+   * Records a batch's tries in one statement (atomic without BEGIN/COMMIT): the deliveries' new
+   * state, one attempt row each, and each registration's latestAttempt moved forward in time
+   * (workers finish out of order). Only rows still under this lease are recorded: a lease lost
+   * (expired and re-claimed) or a registration deleted meanwhile is not ours to record.
+   */
+  async function record(tries: Try[], lease: string): Promise<Set<string>> {
+    const column = <T>(pick: (t: Try) => T) => tries.map(pick);
+    const result = await sql<{ id: string }>`
+      with input as (
+        select * from unnest(
+          ${column((t) => t.delivery.id)}::uuid[], ${column((t) => t.state)}::text[], ${column((t) => t.attemptNumber)}::int[],
+          ${column((t) => t.nextAt.toISOString())}::timestamptz[], ${column((t) => t.deliveryId)}::uuid[],
+          ${column((t) => t.delivery.webhook_id)}::uuid[], ${column((t) => t.result.outcome)}::text[],
+          ${column((t) => t.result.statusCode)}::int[], ${column((t) => t.result.reason)}::text[],
+          ${column((t) => t.result.durationMs)}::int[], ${column((t) => t.result.responseBody)}::text[],
+          ${column((t) => t.at.toISOString())}::timestamptz[]
+        ) as t(id, state, attempt_number, next_at, attempt_id, webhook_id, outcome, status_code, reason, duration_ms, response_body, attempted_at)
+      ), updated as (
+        update webhook_deliveries as d
+        set state = i.state, attempts = i.attempt_number, next_attempt_at = i.next_at, locked_until = null, lease = null
+        from input as i
+        where d.id = i.id and d.lease = ${lease}
+        returning d.id
+      ), inserted as (
+        insert into webhook_attempts (id, delivery_id, webhook_id, attempt_number, outcome, status_code, reason, duration_ms, response_body, attempted_at)
+        select i.attempt_id, i.id, i.webhook_id, i.attempt_number, i.outcome, i.status_code, i.reason, i.duration_ms, i.response_body, i.attempted_at
+        from input as i join updated as u on u.id = i.id
+        returning id, webhook_id, attempted_at
+      ), newest as (
+        select distinct on (webhook_id) id, webhook_id, attempted_at from inserted order by webhook_id, attempted_at desc, id desc
+      ), moved as (
+        update webhooks as w set latest_attempt_id = n.id
+        from newest as n
+        where w.id = n.webhook_id
+          and (w.latest_attempt_id is null
+               or not exists (select 1 from webhook_attempts as a where a.id = w.latest_attempt_id and a.attempted_at > n.attempted_at))
+      )
+      select id from updated
+    `.execute(db);
+    return new Set(result.rows.map((row) => row.id));
+  }
+
+  /** One claim, its tries side by side, and one statement to record them; the number of tries. */
   async function batch(): Promise<number> {
     const lease = randomUUID();
     const claimed = await claim(lease);
-    await Promise.all(
-      claimed.map((delivery) =>
-        attempt(delivery, lease).catch((error: unknown) => {
-          // The lease expires and another try follows; the error is the operator's.
-          log.error({ err: error, deliveryId: delivery.id }, 'webhook delivery could not be recorded');
-        }),
-      ),
-    );
+    if (claimed.length === 0) return 0;
+    const tries = await Promise.all(claimed.map(send));
+    let recorded: Set<string>;
+    try {
+      recorded = await record(tries, lease);
+    } catch (error) {
+      // The leases expire and the deliveries are tried again; the error is the operator's.
+      log.error({ err: error, deliveries: tries.length }, 'webhook delivery attempts could not be recorded');
+      return claimed.length;
+    }
+    for (const t of tries) {
+      const fields = { deliveryId: t.deliveryId, webhookId: t.delivery.webhook_id };
+      if (!recorded.has(t.delivery.id)) {
+        log.warn(fields, 'delivery outcome not recorded: lease lost or registration deleted');
+        continue;
+      }
+      log.info(
+        { ...fields, attempt: t.attemptNumber, outcome: t.result.outcome, statusCode: t.result.statusCode, state: t.state },
+        'webhook delivery attempt',
+      );
+    }
     return claimed.length;
   }
 
