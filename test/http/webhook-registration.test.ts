@@ -20,7 +20,7 @@ before(async () => {
   database = await openTestDatabase();
   service = await startTestService({
     database,
-    env: { AUDIT_RESOLVE: RESOLVE, AUDIT_WEBHOOK_TIMEOUT_MS: '400', AUDIT_WEBHOOK_RATE_LIMIT: '1000', AUDIT_MAX_WEBHOOKS_PER_KEY: '3' },
+    env: { AUDIT_RESOLVE: RESOLVE, AUDIT_WEBHOOK_TIMEOUT_MS: '2500', AUDIT_WEBHOOK_RATE_LIMIT: '1000', AUDIT_MAX_WEBHOOKS_PER_KEY: '3' },
     resolver: async (host) => {
       const error: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${host}`);
       error.code = 'ENOTFOUND';
