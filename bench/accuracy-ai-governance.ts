@@ -4,7 +4,7 @@
 // the crawl (charset detection included), then the branch's analysis.
 //
 //   npm run accuracy -- --branch ai-governance             the development set
-//   npm run accuracy -- --branch ai-governance --set test  the held-out test set (run once, at the end)
+//   npm run accuracy -- --branch ai-governance --set test  a held-out set (test, test2; see the README there)
 //   … -- --branch ai-governance hiring de-                 only pages whose name contains a word
 //
 // Prints per control and overall the confusion matrix, precision and recall for fail and pass,

@@ -9,6 +9,10 @@
 // 2. End to end: audits through the real HTTP stack, safe fetcher and database against a local
 //    HTTPS fixture, next to a bare fetch-and-parse loop over the same pages at the same concurrency.
 //
+// 3. Webhooks: deliveries per second from the outbox to a loopback HTTPS receiver (the worker:
+//    claim, sign, send, record) next to a bare signed-POST loop through the same safe fetcher at the
+//    same concurrency; and the time from an audit's commit to its event's arrival at the receiver.
+//
 // Without the shared corpora (a fresh clone has no ../shared) part 1 cannot run: it is reported as
 // missing, part 2 runs on generated pages, and the process exits 1 so nobody takes the run as whole.
 import fs from 'node:fs';
@@ -30,6 +34,9 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase, openPostgres } from '../src/db/connect.ts';
 import { createAddressPolicy } from '../src/net/address-policy.ts';
 import { createSafeFetcher } from '../src/net/safe-fetch.ts';
+import { randomUUID } from 'node:crypto';
+import { createDeliveryWorker } from '../src/alerts/delivery-worker.ts';
+import { signFailureEvent } from '../src/alerts/signing.ts';
 import { startHttpsFixture } from '../test/support/https-fixture.ts';
 import { makeTestPki } from '../test/support/tls.ts';
 import { CORPORA, loadCorpusPages } from '../test/support/corpus-pages.ts';
@@ -39,6 +46,8 @@ const root = path.resolve(import.meta.dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const E2E_AUDITS = Number(process.env.BENCH_AUDITS ?? 300);
 const E2E_CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const WEBHOOK_DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 1000);
+const WEBHOOK_AUDITS = Number(process.env.BENCH_WEBHOOK_AUDITS ?? 100);
 
 interface Stats {
   median: number;
@@ -225,6 +234,118 @@ async function benchEndToEnd(pages: { name: string; html: string }[]) {
   };
 }
 
+
+async function benchWebhooks(pages: { name: string; html: string }[]) {
+  const pki = await makeTestPki(['bench.test', 'hooks.test']);
+  const sample = pages.filter((_, i) => i % Math.ceil(pages.length / 20) === 0);
+  const arrivals: number[] = [];
+  const fixture = await startHttpsFixture((req, res, recorded) => {
+    const path = req.url ?? '/';
+    if (path.startsWith('/p/')) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(sample[Number(path.slice(3)) % sample.length]!.html);
+      return;
+    }
+    // The receiver: when the event arrived, against the audit's stored creation time.
+    if (path === '/latency') arrivals.push(Date.now() - Date.parse(JSON.parse(recorded.body).audit.createdAt));
+    res.writeHead(200).end('ok');
+  }, pki);
+  const config = loadConfig({
+    AUDIT_RESOLVE: 'bench.test=127.0.0.1,hooks.test=127.0.0.1',
+    AUDIT_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+    AUDIT_RATE_LIMIT: '1000000',
+    LOG_LEVEL: 'warn',
+  });
+  const policy = createAddressPolicy(config.allowPrivateNetworks);
+  const fetcher = createSafeFetcher({ policy, staticResolve: config.staticResolve, ca: [pki.caPem] });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-bench-'));
+  const database = process.env.BENCH_DATABASE_URL
+    ? await openPostgres(process.env.BENCH_DATABASE_URL)
+    : await openDatabase({ databaseUrl: undefined, dataDir });
+  if (process.env.BENCH_DATABASE_URL) await (await import('../src/db/migrate.ts')).migrateToLatest(database.db);
+  const { id: keyId, rawKey } = await createApiKey(database.db, 'bench-webhooks');
+  const secret = 'bench-secret-0123456789abcdefghijklmnopqrstu';
+  const silent = { info() {}, warn() {}, error(obj: object, msg: string) { console.error(msg, obj); } };
+
+  // (a) Throughput: a pre-filled outbox drained by one worker, against a bare signed-POST loop.
+  const throughputHook = randomUUID();
+  await database.db.insertInto('webhooks').values({
+    id: throughputHook, api_key_id: keyId, url: fixture.url('hooks.test', '/throughput'), trigger_branch: 'privacy',
+    trigger_severity: 'medium', challenge: secret, verified_at: new Date(),
+  }).execute();
+  const auditId = randomUUID();
+  await database.db.insertInto('audits').values({
+    id: auditId, api_key_id: keyId, branch: 'privacy', standard: null, include_warnings: true, requested_url: 'https://example.com/',
+    final_url: 'https://example.com/', origin: 'https://example.com', http_status: 200, redirect_chain: '[]', fetched_at: new Date(),
+    byte_count: 1, body_sha256: '0'.repeat(64), errors: 1, warnings: 0, inconclusive: 0,
+  }).execute();
+  const event = {
+    audit: { id: auditId, url: 'https://example.com/', branch: 'privacy' as const, createdAt: new Date().toISOString(), totals: { errors: 1, warnings: 0 } },
+    failures: [{ control: 'privacy.privacy-policy-link', status: 'fail' as const, severity: 'error' as const, evidence: 'No link to a privacy policy or privacy notice was found.' }],
+  };
+  const fill = async (count: number) => {
+    for (let done = 0; done < count; done += 500) {
+      const rows = Array.from({ length: Math.min(500, count - done) }, () => ({ id: randomUUID(), webhook_id: throughputHook, audit_id: auditId, event: JSON.stringify(event) }));
+      await database.db.insertInto('webhook_deliveries').values(rows).execute();
+    }
+  };
+  const worker = createDeliveryWorker({ db: database.db, fetcher, timeoutMs: config.webhooks.timeoutMs, retryScheduleMs: [], log: silent });
+  const BATCH = 16; // the worker's claim size, and so its concurrency
+  const url = new URL(fixture.url('hooks.test', '/throughput'));
+  const bareSignedPost = async () => {
+    const signed = signFailureEvent(secret, event, randomUUID(), new Date());
+    await fetcher.request(url, { method: 'POST', headers: signed.headers, body: signed.body, maxRedirects: 0, timeoutMs: 5000, maxBytes: 1024, overflow: 'truncate', failOnHttpError: false });
+  };
+  // Warm both, then measure back to back.
+  await fill(100);
+  await worker.drain();
+  await runConcurrently(100, BATCH, bareSignedPost);
+  const bare = await runConcurrently(WEBHOOK_DELIVERIES, BATCH, bareSignedPost);
+  await fill(WEBHOOK_DELIVERIES);
+  const started = performance.now();
+  const sent = await worker.drain();
+  const drainMs = performance.now() - started;
+  if (sent !== WEBHOOK_DELIVERIES) throw new Error(`drained ${sent} of ${WEBHOOK_DELIVERIES}`);
+
+  // (b) Latency: audits through the HTTP API with the worker running in the server, woken at commit.
+  await database.db.insertInto('webhooks').values({
+    id: randomUUID(), api_key_id: keyId, url: fixture.url('hooks.test', '/latency'), trigger_branch: 'ai_gov',
+    trigger_severity: 'medium', challenge: secret, verified_at: new Date(),
+  }).execute();
+  const app = await buildApp({ config, db: database.db, fetcher });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address() as import('node:net').AddressInfo;
+  let queued = 0;
+  for (let i = 0; i < WEBHOOK_AUDITS; i++) {
+    const response = await request(`http://127.0.0.1:${address.port}/api/v1/audit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': rawKey },
+      body: JSON.stringify({ branch: 'ai-governance', url: fixture.url('bench.test', `/p/${i}`) }),
+    });
+    const body = (await response.body.json()) as { findings: { status: string }[] };
+    if (body.findings.some((f) => f.status === 'fail')) queued++;
+    // One at a time, each delivered before the next audit: the latency alone, not a queue's.
+    const deadline = Date.now() + 10_000;
+    while (arrivals.length < queued && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await app.close();
+  await fetcher.close();
+  await fixture.close();
+  await database.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const sorted = [...arrivals].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  return {
+    database: process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite',
+    deliveries: WEBHOOK_DELIVERIES,
+    concurrency: BATCH,
+    bareSignedPostPerSecond: bare.perSecond,
+    workerPerSecond: (sent / drainMs) * 1000,
+    ratio: (sent / drainMs) * 1000 / bare.perSecond,
+    commitToDelivery: { events: arrivals.length, audits: WEBHOOK_AUDITS, p50: at(0.5), p99: at(0.99) },
+  };
+}
+
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 const corporaMissing = missingShared(...CORPORA);
 if (corporaMissing) console.error(`analysis part skipped: ${corporaMissing}; the end-to-end part runs on generated pages`);
@@ -234,6 +355,7 @@ const analysis = corporaMissing
   : Object.fromEntries(Object.entries(ANALYSES).map(([branch, analyse]) => [branch, benchAnalysis(pages, analyse)]));
 const wcagExtras = corporaMissing ? undefined : benchWcagExtras(pages, (analysis as Record<string, ReturnType<typeof benchAnalysis>>).wcag!.analysis.median);
 const e2e = { source: corporaMissing ? 'generated' : 'corpus', ...(await benchEndToEnd(pages)) };
+const webhooks = process.env.BENCH_SKIP_WEBHOOKS ? undefined : await benchWebhooks(pages);
 
 for (const [branch, result] of Object.entries(analysis)) {
   console.log(`\n${branch} analysis over ${result.pages} corpus pages × ${result.rounds} rounds`);
@@ -259,8 +381,18 @@ console.table({
   'audit via HTTP + DB': { 'req/s': fmt(e2e.audits.perSecond, 1), 'p50 ms': fmt(e2e.audits.p50, 1), 'p99 ms': fmt(e2e.audits.p99, 1) },
   'ratio audit / baseline': { 'req/s': fmt(e2e.throughputRatio), 'p50 ms': fmt(e2e.p50Ratio), 'p99 ms': fmt(e2e.audits.p99 / e2e.baseline.p99) },
 });
+if (webhooks) {
+  console.log(`webhooks: ${webhooks.deliveries} deliveries at concurrency ${webhooks.concurrency}, ${webhooks.database}`);
+  console.table({
+    'bare signed POST loop': { 'per s': fmt(webhooks.bareSignedPostPerSecond, 1) },
+    'outbox worker (claim, sign, send, record)': { 'per s': fmt(webhooks.workerPerSecond, 1) },
+    'ratio worker / bare': { 'per s': fmt(webhooks.ratio) },
+  });
+  const c2d = webhooks.commitToDelivery;
+  console.log(`audit commit → event at the receiver over ${c2d.events} events (${c2d.audits} audits): p50 ${fmt(c2d.p50, 1)} ms, p99 ${fmt(c2d.p99, 1)} ms (from the audit's created_at, the transaction's start, so an upper bound)`);
+}
 const file = path.join(root, 'bench/results', `${new Date().toISOString().replaceAll(':', '-')}.json`);
-fs.writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, analysis, wcag: wcagExtras, e2e }, null, 2)}\n`);
+fs.writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, analysis, wcag: wcagExtras, e2e, webhooks }, null, 2)}\n`);
 console.log(`written ${path.relative(root, file)}`);
 if (corporaMissing) {
   console.error(`incomplete run: the analysis part needs ${CORPORA.join(' and ')} from the shared folder`);

@@ -12,7 +12,9 @@ import { documentCommonAnswers, HealthBody } from './http/openapi.ts';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit.ts';
 import { auditRoutes } from './http/routes/audit.ts';
 import { auditsRoutes } from './http/routes/audits.ts';
+import { webhookRoutes } from './http/routes/webhooks.ts';
 import { createAddressPolicy } from './net/address-policy.ts';
+import { createDeliveryWorker, type DeliveryWorker } from './alerts/delivery-worker.ts';
 import type { SafeFetcher } from './net/safe-fetch.ts';
 
 export interface AppDeps {
@@ -21,8 +23,19 @@ export interface AppDeps {
   fetcher: SafeFetcher;
   /** Defaults to the database-backed limiter configured by `config.rateLimit`. */
   rateLimiter?: RateLimiter;
+  /** Defaults to the database-backed limiter configured by `config.webhooks.rateLimit`. */
+  webhookRateLimiter?: RateLimiter;
   /** A ready logger (tests capture lines); defaults to pino JSON on stdout at `config.logLevel`. */
   logger?: FastifyBaseLogger;
+  /** The webhook delivery worker's injectable parts; `enabled: false` runs none in this app. */
+  delivery?: { enabled?: boolean; clock?: () => Date; random?: () => number; pollIntervalMs?: number };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Sends the webhook outbox; runs inside the server process (started on ready, stopped on close). */
+    deliveryWorker: DeliveryWorker | undefined;
+  }
 }
 
 /** Header values that are secrets: never written to a log line. */
@@ -125,15 +138,46 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
 
+  // Delivery runs in the server process: on the embedded database it must (one process per data
+  // directory), and on PostgreSQL each server process is one more worker, claiming with SKIP LOCKED.
+  const worker =
+    deps.delivery?.enabled === false || config.webhooks.worker === 'off'
+      ? undefined
+      : createDeliveryWorker({
+          db,
+          fetcher: deps.fetcher,
+          timeoutMs: config.webhooks.timeoutMs,
+          retryScheduleMs: config.webhooks.retryScheduleMs,
+          log: app.log.child({ component: 'delivery-worker' }),
+          clock: deps.delivery?.clock,
+          random: deps.delivery?.random,
+          pollIntervalMs: deps.delivery?.pollIntervalMs ?? config.webhooks.pollIntervalMs,
+        });
+  app.decorate('deliveryWorker', worker);
+  if (worker) {
+    app.addHook('onReady', async () => worker.start());
+    // Stop claiming and let the tries in flight be recorded before the database is closed.
+    app.addHook('onClose', async () => worker.stop());
+  }
+
   await app.register(
     auditRoutes({
       db,
       fetcher: deps.fetcher,
+      onEventsQueued: worker ? () => worker.notify() : undefined,
       crawlLimits: config.crawl,
       rateLimiter: deps.rateLimiter ?? createRateLimiter(db, config.rateLimit),
       addressPolicy: createAddressPolicy(config.allowPrivateNetworks),
     }),
   );
   await app.register(auditsRoutes({ db }));
+  await app.register(
+    webhookRoutes({
+      db,
+      fetcher: deps.fetcher,
+      config: config.webhooks,
+      rateLimiter: deps.webhookRateLimiter ?? createRateLimiter(db, config.webhooks.rateLimit, undefined, 'webhook_rate_limit_windows'),
+    }),
+  );
   return app;
 }

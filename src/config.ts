@@ -18,6 +18,52 @@ export interface Config {
   /** Bounds on how long a client may take to send a request, and to keep an idle connection. */
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   logLevel: string;
+  webhooks: WebhookConfig;
+  /** Values that were accepted but changed (e.g. clamped): the server logs each at start, at warn. */
+  notices: string[];
+}
+
+export interface WebhookConfig {
+  /** Verification ping and every delivery try: the whole request, DNS to last body byte. */
+  timeoutMs: number;
+  /** Registration attempts per key and fixed window. */
+  rateLimit: { limit: number; windowSeconds: number };
+  maxPerKey: number;
+  /** Delay before each retry, in order; a delivery gets 1 + retrySchedule.length tries in all. */
+  retryScheduleMs: number[];
+  /** `inline`: the server process delivers too; `off`: only `worker` processes do (PostgreSQL only). */
+  worker: 'inline' | 'off';
+  /** Fallback polling of the outbox when no wake-up arrives. */
+  pollIntervalMs: number;
+}
+
+/** The spec's bound on the verification (and, here, delivery) timeout. */
+export const MAX_WEBHOOK_TIMEOUT_MS = 15_000;
+/** Svix's schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after the first try. */
+export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+
+function parseWorkerMode(value: string): 'inline' | 'off' {
+  if (value === 'inline' || value === 'off') return value;
+  throw new Error(`must be inline or off, got "${value}"`);
+}
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * `AUDIT_WEBHOOK_RETRY_SCHEDULE`: comma-separated delays, each a whole number and a unit (`ms`,
+ * `s`, `m`, `h`, `d`), e.g. `5s,5m,30m`; `none` for no retries. At most 20 steps of at most 7 days.
+ */
+export function parseRetrySchedule(value: string): number[] {
+  if (value.toLowerCase() === 'none') return [];
+  const steps = value.split(',').map((part) => part.trim());
+  if (steps.length > 20) throw new Error(`at most 20 delays, got ${steps.length}`);
+  return steps.map((step) => {
+    const match = /^(\d{1,9})(ms|s|m|h|d)$/.exec(step);
+    if (!match) throw new Error(`"${step}" is not a delay such as 5s, 5m, 2h (or use none)`);
+    const ms = Number(match[1]) * DURATION_UNITS[match[2]!]!;
+    if (ms < 1 || ms > 7 * DURATION_UNITS.d!) throw new Error(`"${step}" must be between 1ms and 7d`);
+    return ms;
+  });
 }
 
 export class ConfigError extends Error {}
@@ -73,6 +119,29 @@ export function loadConfig(env: Env = process.env): Config {
       `AUDIT_HEADERS_TIMEOUT_MS (${http.headersTimeoutMs}) must not exceed AUDIT_REQUEST_TIMEOUT_MS (${http.requestTimeoutMs})`,
     );
   }
+  const notices: string[] = [];
+  // Above the spec's maximum the value is clamped, not refused: a longer wait is a wish we can
+  // partly grant, where a non-number is a mistake.
+  let webhookTimeoutMs = integer(env, 'AUDIT_WEBHOOK_TIMEOUT_MS', 5000, 100, 3_600_000);
+  if (webhookTimeoutMs > MAX_WEBHOOK_TIMEOUT_MS) {
+    notices.push(`AUDIT_WEBHOOK_TIMEOUT_MS ${webhookTimeoutMs} is above the maximum; using ${MAX_WEBHOOK_TIMEOUT_MS}`);
+    webhookTimeoutMs = MAX_WEBHOOK_TIMEOUT_MS;
+  }
+  const webhooks: WebhookConfig = {
+    timeoutMs: webhookTimeoutMs,
+    rateLimit: {
+      limit: integer(env, 'AUDIT_WEBHOOK_RATE_LIMIT', 10, 1, 1_000_000),
+      windowSeconds: integer(env, 'AUDIT_WEBHOOK_RATE_WINDOW_SECONDS', 60, 1, 86_400),
+    },
+    maxPerKey: integer(env, 'AUDIT_MAX_WEBHOOKS_PER_KEY', 25, 1, 10_000),
+    retryScheduleMs: parsed(env, 'AUDIT_WEBHOOK_RETRY_SCHEDULE', parseRetrySchedule, parseRetrySchedule(DEFAULT_RETRY_SCHEDULE)),
+    worker: parsed(env, 'AUDIT_WEBHOOK_WORKER', parseWorkerMode, 'inline'),
+    pollIntervalMs: integer(env, 'AUDIT_WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 600_000),
+  };
+  // The embedded database admits one process: with delivery off in the server, nothing would send.
+  if (webhooks.worker === 'off' && !env.DATABASE_URL?.trim()) {
+    throw new ConfigError('AUDIT_WEBHOOK_WORKER=off needs DATABASE_URL: on the embedded database delivery runs in the server process');
+  }
   return {
     host: env.HOST?.trim() || '127.0.0.1',
     port: integer(env, 'PORT', 3000, 0, 65535),
@@ -92,5 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
     staticResolve: parsed(env, 'AUDIT_RESOLVE', parseStaticResolve, new Map()),
     http,
     logLevel,
+    webhooks,
+    notices,
   };
 }

@@ -9,12 +9,17 @@ import { openDatabase, type DatabaseHandle } from './db/connect.ts';
 import { DataDirLockedError } from './db/dir-lock.ts';
 import { createAddressPolicy } from './net/address-policy.ts';
 import { createSafeFetcher } from './net/safe-fetch.ts';
+import pino from 'pino';
+import { loggerOptions } from './app.ts';
+import { createDeliveryWorker } from './alerts/delivery-worker.ts';
+import { listenForDeliveries, type Listener } from './alerts/listen.ts';
 
 async function serve(config: Config): Promise<void> {
   const database = await openDatabase(config);
   const policy = createAddressPolicy(config.allowPrivateNetworks);
   const fetcher = createSafeFetcher({ policy, staticResolve: config.staticResolve });
   const app = await buildApp({ config, db: database.db, fetcher });
+  for (const notice of config.notices) app.log.warn(notice);
   if (config.seedApiKey) {
     await ensureSeedKey(database.db, config.seedApiKey, app.log);
   } else {
@@ -24,11 +29,19 @@ async function serve(config: Config): Promise<void> {
     app.log.info({ dataDir: config.dataDir }, 'embedded PGlite database (fsync off: set DATABASE_URL to use PostgreSQL in production)');
   }
 
+  // Audits committed by other server processes on the same PostgreSQL wake this one's worker too.
+  const worker = app.deliveryWorker;
+  let listener: Listener | undefined;
+  if (worker && database.kind === 'postgres') {
+    listener = await listenForDeliveries(config.databaseUrl!, () => worker.notify(), app.log.child({ component: 'delivery-worker' }));
+  }
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    await listener?.close();
     await app.close();
     await fetcher.close();
     await database.close();
@@ -37,6 +50,44 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ host: config.host, port: config.port });
+}
+
+/**
+ * `worker`: webhook delivery without the HTTP API, so API and delivery processes scale apart on one
+ * PostgreSQL (each claims with SKIP LOCKED). Woken by LISTEN/NOTIFY at every audit commit; polls
+ * as a fallback. On the embedded database the server holds the directory, and delivers itself.
+ */
+async function runWorker(config: Config): Promise<number> {
+  const log = pino(loggerOptions(config.logLevel)).child({ component: 'delivery-worker' });
+  for (const notice of config.notices) log.warn(notice);
+  const database = await openDatabase(config);
+  const fetcher = createSafeFetcher({ policy: createAddressPolicy(config.allowPrivateNetworks), staticResolve: config.staticResolve });
+  const worker = createDeliveryWorker({
+    db: database.db,
+    fetcher,
+    timeoutMs: config.webhooks.timeoutMs,
+    retryScheduleMs: config.webhooks.retryScheduleMs,
+    pollIntervalMs: config.webhooks.pollIntervalMs,
+    log,
+  });
+  const listener = database.kind === 'postgres' ? await listenForDeliveries(config.databaseUrl!, () => worker.notify(), log) : undefined;
+  worker.start();
+  log.info({ database: database.kind }, 'delivery worker started');
+  return new Promise<number>((resolve) => {
+    let closing = false;
+    const shutdown = async (signal: string) => {
+      if (closing) return;
+      closing = true;
+      log.info({ signal }, 'delivery worker stopping: no new claims; tries in flight are recorded');
+      await listener?.close();
+      await worker.stop();
+      await fetcher.close();
+      await database.close();
+      resolve(0);
+    };
+    process.on('SIGINT', () => void shutdown('SIGINT'));
+    process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  });
 }
 
 async function withDatabase<T>(work: (database: DatabaseHandle) => Promise<T>): Promise<T> {
@@ -132,6 +183,11 @@ const COMMANDS: Record<string, Command> = {
       await serve(loadConfig());
       return 0;
     },
+  },
+  worker: {
+    synopsis: 'worker',
+    summary: 'deliver webhook events without the HTTP API (PostgreSQL: LISTEN/NOTIFY; until SIGTERM)',
+    run: () => runWorker(loadConfig()),
   },
   migrate: { synopsis: 'migrate', summary: 'apply database migrations and exit', run: migrate },
   'keys create': {

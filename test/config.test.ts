@@ -66,3 +66,55 @@ test('request bounds: defaults, values, and a headers timeout longer than the re
     assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && message.test(error.message));
   }
 });
+
+test('webhook settings: defaults, values, the timeout clamped to 15 s with a notice, bad values refused', () => {
+  const defaults = loadConfig({}).webhooks;
+  assert.deepEqual(defaults, {
+    timeoutMs: 5000,
+    rateLimit: { limit: 10, windowSeconds: 60 },
+    maxPerKey: 25,
+    retryScheduleMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+    worker: 'inline',
+    pollIntervalMs: 1000,
+  });
+  assert.deepEqual(loadConfig({}).notices, []);
+  const set = loadConfig({
+    AUDIT_WEBHOOK_TIMEOUT_MS: '2500',
+    AUDIT_WEBHOOK_RATE_LIMIT: '3',
+    AUDIT_WEBHOOK_RATE_WINDOW_SECONDS: '10',
+    AUDIT_MAX_WEBHOOKS_PER_KEY: '2',
+    AUDIT_WEBHOOK_RETRY_SCHEDULE: '500ms, 1s,2m,1h,1d',
+  });
+  assert.deepEqual(set.webhooks, {
+    timeoutMs: 2500,
+    rateLimit: { limit: 3, windowSeconds: 10 },
+    maxPerKey: 2,
+    retryScheduleMs: [500, 1000, 120_000, 3_600_000, 86_400_000],
+    worker: 'inline',
+    pollIntervalMs: 1000,
+  });
+  const separate = loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test', AUDIT_WEBHOOK_WORKER: 'off', AUDIT_WEBHOOK_POLL_INTERVAL_MS: '250' });
+  assert.equal(separate.webhooks.worker, 'off');
+  assert.equal(separate.webhooks.pollIntervalMs, 250);
+  assert.deepEqual(loadConfig({ AUDIT_WEBHOOK_RETRY_SCHEDULE: 'none' }).webhooks.retryScheduleMs, []);
+  const clamped = loadConfig({ AUDIT_WEBHOOK_TIMEOUT_MS: '60000' });
+  assert.equal(clamped.webhooks.timeoutMs, 15_000);
+  assert.match(clamped.notices.join('\n'), /AUDIT_WEBHOOK_TIMEOUT_MS 60000 is above the maximum; using 15000/);
+  const refused: [Record<string, string>, RegExp][] = [
+    [{ AUDIT_WEBHOOK_TIMEOUT_MS: 'soon' }, /^AUDIT_WEBHOOK_TIMEOUT_MS/],
+    [{ AUDIT_WEBHOOK_TIMEOUT_MS: '0' }, /^AUDIT_WEBHOOK_TIMEOUT_MS/],
+    [{ AUDIT_WEBHOOK_RATE_LIMIT: '0' }, /^AUDIT_WEBHOOK_RATE_LIMIT/],
+    [{ AUDIT_WEBHOOK_RATE_WINDOW_SECONDS: 'x' }, /^AUDIT_WEBHOOK_RATE_WINDOW_SECONDS/],
+    [{ AUDIT_MAX_WEBHOOKS_PER_KEY: '-1' }, /^AUDIT_MAX_WEBHOOKS_PER_KEY/],
+    [{ AUDIT_WEBHOOK_RETRY_SCHEDULE: '5,10' }, /^AUDIT_WEBHOOK_RETRY_SCHEDULE: "5" is not a delay/],
+    [{ AUDIT_WEBHOOK_RETRY_SCHEDULE: '5s,,5m' }, /^AUDIT_WEBHOOK_RETRY_SCHEDULE/],
+    [{ AUDIT_WEBHOOK_RETRY_SCHEDULE: '8d' }, /^AUDIT_WEBHOOK_RETRY_SCHEDULE: "8d" must be between/],
+    [{ AUDIT_WEBHOOK_RETRY_SCHEDULE: '0s' }, /^AUDIT_WEBHOOK_RETRY_SCHEDULE/],
+    [{ AUDIT_WEBHOOK_WORKER: 'separate' }, /^AUDIT_WEBHOOK_WORKER: must be inline or off/],
+    [{ AUDIT_WEBHOOK_WORKER: 'off' }, /^AUDIT_WEBHOOK_WORKER=off needs DATABASE_URL/],
+    [{ AUDIT_WEBHOOK_POLL_INTERVAL_MS: '5' }, /^AUDIT_WEBHOOK_POLL_INTERVAL_MS/],
+  ];
+  for (const [env, message] of refused) {
+    assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && message.test(error.message));
+  }
+});

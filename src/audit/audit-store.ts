@@ -4,6 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { AuditControlsTable, Database, FindingsTable } from '../db/schema.ts';
+import type { ListPosition } from '../http/cursor.ts';
+import { queueFailureEvents } from '../alerts/outbox.ts';
 import { aiGovernanceControls } from './ai-governance/index.ts';
 import type { Branch, Control, Location, WcagStandard } from './control.ts';
 import type { CrawledPage } from './crawl.ts';
@@ -44,9 +46,19 @@ export interface AuditSnapshot extends AuditSummary {
   ai?: AiUse;
 }
 
-export async function saveAudit(db: Kysely<Database>, audit: NewAudit): Promise<AuditSnapshot> {
+export interface SaveHooks {
+  /** Called after the commit when failure events were queued: wakes the delivery worker. */
+  onEventsQueued?(count: number): void;
+}
+
+/**
+ * Stores the audit, and in the same transaction its failure events for the key's matching webhook
+ * registrations (the outbox), so an event can never be lost between the commit and the send.
+ */
+export async function saveAudit(db: Kysely<Database>, audit: NewAudit, hooks: SaveHooks = {}): Promise<AuditSnapshot> {
   const id = randomUUID();
   const { crawled, result } = audit;
+  let queued = 0;
   const createdAt = await db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto('audits')
@@ -110,8 +122,18 @@ export async function saveAudit(db: Kysely<Database>, audit: NewAudit): Promise<
         )
         .execute();
     }
+    queued = await queueFailureEvents(trx, {
+      id,
+      apiKeyId: audit.apiKeyId,
+      url: audit.url.href,
+      branch: audit.branch,
+      createdAt: row.created_at,
+      totals: result.totals,
+      findings: result.findings,
+    });
     return row.created_at;
   });
+  if (queued > 0) hooks.onEventsQueued?.(queued);
   return {
     id,
     url: audit.url.href,
@@ -213,16 +235,6 @@ export interface AuditFilter {
   since?: Date;
   /** Exclusive. */
   until?: Date;
-}
-
-/**
- * A place in the list order (created_at desc, id desc). `createdAt` is ISO 8601 UTC with the
- * database's microseconds: a JavaScript Date keeps only milliseconds, and a position rounded to
- * them would skip audits created later in the same millisecond.
- */
-export interface ListPosition {
-  createdAt: string;
-  id: string;
 }
 
 /** One page of the key's audits, newest first, and where the next page starts (null at the end). */

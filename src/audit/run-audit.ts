@@ -12,6 +12,8 @@ export interface AuditDeps {
   db: Kysely<Database>;
   fetcher: SafeFetcher;
   crawlLimits: CrawlLimits;
+  /** Wakes the delivery worker after an audit's failure events are committed. */
+  onEventsQueued?: (count: number) => void;
 }
 
 /** `log` is the request's logger, for what the analysis saw of the network (never in a finding). */
@@ -27,5 +29,5 @@ export async function runAudit(deps: AuditDeps, request: AuditRequest, log: Anal
     log,
     standard: request.standard,
   });
-  return saveAudit(deps.db, { ...request, crawled, result });
+  return saveAudit(deps.db, { ...request, crawled, result }, { onEventsQueued: deps.onEventsQueued });
 }

@@ -5,19 +5,31 @@ import { Migrator, type Migration } from 'kysely/migration';
 import * as initial from './migrations/0001_initial.ts';
 import * as keyDisplay from './migrations/0002_key_display.ts';
 import * as auditReadback from './migrations/0003_audit_readback.ts';
+import * as webhooks from './migrations/0004_webhooks.ts';
 import * as wcagFindings from './migrations/0005_wcag_findings.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_key_display': keyDisplay,
   '0003_audit_readback': auditReadback,
+  '0004_webhooks': webhooks,
   '0005_wcag_findings': wcagFindings,
 };
 
-export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+/**
+ * `schema` names the schema of Kysely's own bookkeeping tables. Without it Kysely looks for them by
+ * name in every schema of the database, so a database holding another migrated schema (the tests'
+ * one-schema-per-file PostgreSQL) would find that one's and never create its own.
+ */
+export async function migrateToLatest(db: Kysely<any>, options: { schema?: string } = {}): Promise<void> {
   // Unordered: migrations written in parallel branches land in either order, and a database that
   // already ran a later-numbered one must still accept an earlier one that arrives afterwards.
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    allowUnorderedMigrations: true,
+    ...(options.schema ? { migrationTableSchema: options.schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {

@@ -71,10 +71,53 @@ export interface FindingsTable {
   act_rules: ColumnType<unknown, string | null | undefined, never>;
 }
 
+export interface WebhooksTable {
+  id: string;
+  api_key_id: string;
+  url: string;
+  trigger_severity: string;
+  trigger_branch: string;
+  /** The signing secret; NULL on a legacy registration. Never leaves the server. */
+  challenge: string | null;
+  verified_at: Date;
+  created_at: CreatedAt;
+  latest_attempt_id: string | null;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  audit_id: string;
+  event: ColumnType<unknown, string, never>;
+  state: ColumnType<string, string | undefined, string>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: ColumnType<Date, Date | undefined, Date>;
+  locked_until: Date | null;
+  lease: string | null;
+  created_at: CreatedAt;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  webhook_id: string;
+  attempt_number: number;
+  outcome: string;
+  status_code: number | null;
+  reason: string | null;
+  duration_ms: number;
+  response_body: string | null;
+  attempted_at: Date;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   rate_limit_windows: RateLimitWindowsTable;
   audits: AuditsTable;
   audit_controls: AuditControlsTable;
   findings: FindingsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  webhook_rate_limit_windows: RateLimitWindowsTable;
 }

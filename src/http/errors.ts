@@ -28,11 +28,13 @@ export function validationErrorsToFields(validation: readonly AjvError[]): Recor
     const path = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
     let field = path || 'body';
     let message = error.message ?? 'is invalid';
+    // A nested object's own fields are named by their path (`trigger.severity`).
+    const within = path ? `${path}.` : '';
     if (error.keyword === 'required') {
-      field = String(error.params.missingProperty);
+      field = `${within}${String(error.params.missingProperty)}`;
       message = 'is required';
     } else if (error.keyword === 'additionalProperties') {
-      field = String(error.params.additionalProperty);
+      field = `${within}${String(error.params.additionalProperty)}`;
       message = 'is not a known field';
     } else if (error.keyword === 'enum') {
       message = `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;

@@ -22,9 +22,22 @@ export interface RateLimiter {
   take(apiKeyId: string): Promise<RateLimitDecision>;
 }
 
-/** `clock` overrides the database clock; tests use it to cross window boundaries without sleeping. */
-export function createRateLimiter(db: Kysely<Database>, policy: RateLimitPolicy, clock?: () => Date): RateLimiter {
+/** The tables of the same shape that hold a budget's windows: one per budget. */
+export type RateLimitTable = 'rate_limit_windows' | 'webhook_rate_limit_windows';
+
+/**
+ * `clock` overrides the database clock; tests use it to cross window boundaries without sleeping.
+ * `table` selects the budget: each has its own table, so one budget's clean-up of finished windows
+ * never touches another's.
+ */
+export function createRateLimiter(
+  db: Kysely<Database>,
+  policy: RateLimitPolicy,
+  clock?: () => Date,
+  table: RateLimitTable = 'rate_limit_windows',
+): RateLimiter {
   const window = policy.windowSeconds;
+  const windows = sql.table(table);
   return {
     policy,
     async take(apiKeyId) {
@@ -33,11 +46,11 @@ export function createRateLimiter(db: Kysely<Database>, policy: RateLimitPolicy,
       // The CTE drops this key's finished windows so the table stays one row per active key.
       const result = await sql<{ used: number; reset_seconds: string }>`
         with finished as (
-          delete from rate_limit_windows where api_key_id = ${apiKeyId} and window_start < ${windowStart}
+          delete from ${windows} where api_key_id = ${apiKeyId} and window_start < ${windowStart}
         )
-        insert into rate_limit_windows (api_key_id, window_start, used)
+        insert into ${windows} (api_key_id, window_start, used)
         values (${apiKeyId}, ${windowStart}, 1)
-        on conflict (api_key_id, window_start) do update set used = rate_limit_windows.used + 1
+        on conflict (api_key_id, window_start) do update set used = ${windows}.used + 1
         returning used, extract(epoch from (window_start + make_interval(secs => ${window}) - ${now})) as reset_seconds
       `.execute(db);
       const row = result.rows[0]!;

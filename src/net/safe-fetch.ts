@@ -88,6 +88,12 @@ export interface SafeRequest {
   maxBytes: number;
   /** Throw 'http-status' on a final 4xx/5xx (default true). Webhook delivery sets false to record it. */
   failOnHttpError?: boolean;
+  /**
+   * 'fail' (default): a body over maxBytes throws 'too-large'. 'truncate': the first maxBytes are
+   * returned and the rest is dropped unread (webhook delivery keeps ≤ 1 KiB of a receiver's answer,
+   * whose size must not decide the attempt's outcome).
+   */
+  overflow?: 'fail' | 'truncate';
   signal?: AbortSignal;
 }
 
@@ -313,7 +319,7 @@ export function createSafeFetcher(cfg: SafeFetcherConfig): SafeFetcher {
             drop(res.body);
             throw new OutboundError('http-status', `${current.origin} answered ${status}`, { status });
           }
-          const bytes = await readBody(res.body, resHeaders, req.maxBytes, signal, current.origin);
+          const bytes = await readBody(res.body, resHeaders, req.maxBytes, signal, current.origin, req.overflow === 'truncate');
           return { finalUrl: current, status, headers: resHeaders, body: bytes, hops };
         } finally {
           release();
@@ -421,6 +427,9 @@ function contentCoding(value: string | string[] | undefined, origin: string): Co
   throw new OutboundError('bad-encoding', `${origin} sent unsupported Content-Encoding ${JSON.stringify(codings.join(', ').slice(0, 50))}`);
 }
 
+/** Stops the body pipeline once a truncating read has its bytes; never leaves readBody. */
+const TRUNCATED = new Error('body truncated at the cap');
+
 function tooLarge(maxBytes: number, origin: string): OutboundError {
   return new OutboundError('too-large', `${origin} body exceeds ${maxBytes} bytes`);
 }
@@ -437,14 +446,22 @@ async function readBody(
   maxBytes: number,
   signal: AbortSignal,
   origin: string,
+  truncate = false,
 ): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
+  let kept = 0;
   const collect = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       total += chunk.length;
-      if (total > maxBytes) return callback(tooLarge(maxBytes, origin));
+      if (total > maxBytes) {
+        if (!truncate) return callback(tooLarge(maxBytes, origin));
+        chunks.push(chunk.subarray(0, maxBytes - kept));
+        kept = maxBytes;
+        return callback(TRUNCATED);
+      }
       chunks.push(chunk);
+      kept += chunk.length;
       callback();
     },
   });
@@ -452,7 +469,7 @@ async function readBody(
     const coding = contentCoding(headers['content-encoding'], origin);
     if (coding === 'identity') {
       const declared = Number(first(headers['content-length']));
-      if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes, origin);
+      if (!truncate && Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes, origin);
       await pipeline(body, collect, { signal });
       return Buffer.concat(chunks, total);
     }
@@ -492,6 +509,10 @@ async function readBody(
     return Buffer.concat(chunks, total);
   } catch (err) {
     drop(body);
+    // Enough was read: what is kept is the answer (a too-large wire stream is the same case).
+    if (truncate && !signal.aborted && (err === TRUNCATED || (err instanceof OutboundError && err.reason === 'too-large'))) {
+      return Buffer.concat(chunks).subarray(0, maxBytes);
+    }
     if (err instanceof OutboundError || signal.aborted) throw err;
     const code = errorCode(err);
     if (code?.startsWith('Z_') || code?.startsWith('ERR_BROTLI') || code === 'ERR__ERROR_FORMAT_PADDING_1') {

@@ -40,6 +40,8 @@ export async function ensurePgliteTemplate(): Promise<string> {
 export interface TestDatabase extends DatabaseHandle {
   /** PostgreSQL only: a second, independent pool on the same schema, as another process would have. */
   connectAgain?: () => Promise<DatabaseHandle>;
+  /** PostgreSQL only: a connection string that lands in this file's schema, for child processes. */
+  connectionString?: string;
 }
 
 export async function openTestDatabase(): Promise<TestDatabase> {
@@ -49,13 +51,14 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`create schema ${schema}`);
-    await admin.end();
     const connect = () => openPostgres(url, { options: `-c search_path=${schema}` });
     const handle = await connect();
-    await migrateToLatest(handle.db);
+    await admin.end();
+    await migrateToLatest(handle.db, { schema });
     return {
       ...handle,
       connectAgain: connect,
+      connectionString: `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
       async close() {
         await handle.close();
         const dropper = new pg.Client({ connectionString: url });

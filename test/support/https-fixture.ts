@@ -24,6 +24,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The body's bytes exactly as received (signatures are checked over these). */
+  rawBody: Buffer;
 }
 
 /** May return anything (e.g. the `res.end()` chain); a returned promise that rejects answers 500. */
@@ -51,11 +53,13 @@ function dispatcher(routes: FixtureRoutes | FixtureHandler, requests: RecordedRe
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const rawBody = Buffer.concat(chunks);
       const recorded: RecordedRequest = {
         method: req.method ?? '',
         path: req.url ?? '',
         headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
+        body: rawBody.toString('utf8'),
+        rawBody,
       };
       requests.push(recorded);
       const handler = typeof routes === 'function' ? routes : routes[new URL(recorded.path, 'http://x').pathname];

@@ -3,7 +3,7 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { buildApp, loggerOptions } from '../../src/app.ts';
+import { buildApp, loggerOptions, type AppDeps } from '../../src/app.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { DatabaseHandle } from '../../src/db/connect.ts';
@@ -35,6 +35,9 @@ export interface TestServiceOptions {
   routes: FixtureRoutes;
   env?: Record<string, string>;
   rateLimiter?: RateLimiter;
+  webhookRateLimiter?: RateLimiter;
+  /** The delivery worker's clock, random draw and polling; `enabled: false` runs none. */
+  delivery?: AppDeps['delivery'];
   /** Reuse a running fixture (for a second app instance). */
   fixture?: Fixture;
   /** Name resolution for names outside AUDIT_RESOLVE; default the system's. */
@@ -73,6 +76,8 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
     db: options.database.db,
     fetcher,
     rateLimiter: options.rateLimiter,
+    webhookRateLimiter: options.webhookRateLimiter,
+    ...(options.delivery ? { delivery: options.delivery } : {}),
     logger: pino(loggerOptions(config.logLevel), sink),
   });
   const observed = observeStatuses(app);

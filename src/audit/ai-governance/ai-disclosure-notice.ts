@@ -68,12 +68,12 @@ export function disclosureOf(d: Discourse): Disclosure | undefined {
 function findDisclosure(d: Discourse): Disclosure | undefined {
   for (const sentence of d.sentences) {
     // Every disclosure names AI, so sentences without an AI term are skipped before the costlier cues.
-    const terms = hitsIn(sentence, AI_TERMS);
+    const terms = hitsIn(sentence, AI_TERMS).filter((hit) => !isLawTopic(d, hit));
     if (terms.length === 0 || isReported(d, sentence)) continue;
-    const affirmed = (hit: Hit) => !isNegated(d, sentence, hit.start, hit.end);
+    const affirmed = (hit: Hit) => !isNegated(d, sentence, hit.start, hit.end) && !isLawTopic(d, hit);
     const made = scanSentence(sentence, MADE_BY_AI).find(affirmed);
     if (made !== undefined && (!d.editorial || isLabel(sentence) || scanSentence(sentence, THIS_CONTENT).length > 0)) return { sentence, hit: made };
-    const ai = terms.find((hit) => affirmed(hit) && !isTopicLabel(sentence, hit) && (!d.editorial || possessed(sentence, hit)));
+    const ai = terms.find((hit) => affirmed(hit) && !negatedPredicate(d, sentence, hit) && !isTopicLabel(sentence, hit) && (!d.editorial || possessed(sentence, hit)));
     if (ai !== undefined) return { sentence, hit: ai };
   }
   return undefined;
@@ -97,6 +97,35 @@ function isReported(d: Discourse, s: Sentence): boolean {
 
 const reportedSections = new WeakMap<Section, boolean>();
 const reports = (s: Sentence): boolean => scanSentence(s, REPORTING).length > 0;
+
+/**
+ * AI as the subject matter of a law ("the AI Act", "Regolamento europeo sull'intelligenza
+ * artificiale", "die KI-Verordnung", "la loi sur l'IA"): the page writes about regulation, not
+ * about a system of its own.
+ */
+function isLawTopic(d: Discourse, hit: Hit): boolean {
+  const before = d.corpus.lower.slice(Math.max(0, hit.start - LAW_REACH), hit.start);
+  const after = d.corpus.lower.slice(hit.end, hit.end + LAW_REACH);
+  return LAW_BEFORE.test(before) || LAW_AFTER.test(after) || LAW_COMPOUND.test(d.corpus.lower.slice(hit.start, hit.end));
+}
+
+const LAW_REACH = 60;
+const LAW_NOUN = String.raw`(?:act|regulation|law|directive|bill|regolamento|legge|direttiva|verordnung|gesetz|richtlinie|règlement|loi|reglamento|ley|directiva|wet|verordening|regulamento|lei)`;
+const LAW_BEFORE = new RegExp(String.raw`(?<![\p{L}])${LAW_NOUN}(?: \(?[\p{L}\d/]+\)?){0,3} (?:on|about|governing|sull${A}|sulla|sul|sugli|über|zur|sur|sobre|over|inzake|betreffende|relativ[oa] all${A}|relative à|on the)(?: (?:the|l${A}|la|el|de|die|het|a|o))? ?$`, 'u');
+const LAW_AFTER = new RegExp(String.raw`^${H}(?:act|gesetz|verordnung|wet)(?![\p{L}])`, 'u');
+const LAW_COMPOUND = /(?:-|\s)(?:act|gesetz|verordnung|verordening|wet)$/u;
+
+/**
+ * The term is the subject of a negated predicate ("AI hasn't meaningfully changed anything in
+ * cybersecurity"): a claim about AI as a field, not a system in use. The negation must follow
+ * the term within two words and before any clause break.
+ */
+function negatedPredicate(d: Discourse, s: Sentence, hit: Hit): boolean {
+  const after = d.corpus.lower.slice(hit.end, Math.min(s.end, hit.end + PREDICATE_REACH)).split(/[,;:–—(]/u)[0]!;
+  const words = after.trim().split(' ').slice(0, 2).join(' ');
+  return words !== '' && findAll(d.negation, words, words).length > 0;
+}
+const PREDICATE_REACH = 30;
 
 /** A sentence that is nothing but the AI term: a menu entry, tag or category ("Machine Learning"). */
 function isTopicLabel(s: Sentence, hit: Hit): boolean {

@@ -11,12 +11,12 @@
 import type { Element } from 'domhandler';
 import type { Page } from '../page.ts';
 import { corpusOf, type Corpus, type Hit } from './evidence.ts';
-import { AI_TERMS, EDITORIAL_MARK, NOT_A_NEGATION, negationFor, SYSTEM_NAME_DECLARATION, WITHOUT, findAll, type Lexeme } from './lexicon.ts';
+import { AI_TERMS, EDITORIAL_MARK, NOT_A_NEGATION, negationFor, SYSTEM_NAME_DECLARATION, UNASSERTED, WITHOUT, findAll, type Lexeme } from './lexicon.ts';
 
 export interface Section {
   /** The heading sentence, or null for a landmark's untitled start. */
   heading: Sentence | null;
-  /** 1–6 for h1–h6, 7 for a `<summary>` / `<dt>`, 0 for a landmark root. */
+  /** 1–6 for h1–h6, 7 for a record's key (`<summary>`, `<dt>`, a row's `<th>`), 0 for a landmark root. */
   level: number;
   parent: Section | null;
   /** The landmark the section sits in: `main`, `header`, `nav`, `footer`, `aside` or `body`. */
@@ -104,6 +104,41 @@ export function discourseOf(page: Page): Discourse {
 }
 
 const HEADING_LEVEL: Readonly<Record<string, number>> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6, summary: 7, dt: 7 };
+/**
+ * A block's heading level: h1–h6, and 7 for the key of a record: a `<summary>`, a `<dt>`, or a
+ * row header (`<th>` followed by a `<td>`: "Training data | Half-hourly meter readings …"), so
+ * the value reads as the content of its key.
+ */
+function headingLevelOf(el: Element | null): number | undefined {
+  if (el === null) return undefined;
+  if (el.name === 'th') return nextElement(el)?.name === 'td' ? 7 : undefined;
+  // The first of a row's two cells, "Vendor | Kestrel Legal Technologies Ltd", is its key.
+  if (el.name === 'td') return previousElement(el) === null && nextElement(el)?.name === 'td' && nextElement(nextElement(el)!) === null ? 7 : undefined;
+  return HEADING_LEVEL[el.name];
+}
+
+function nextElement(el: Element): Element | null {
+  for (let n = el.next; n !== null; n = n.next) if (n.type === 'tag') return n as Element;
+  return null;
+}
+
+function previousElement(el: Element): Element | null {
+  for (let n = el.prev; n !== null; n = n.prev) if (n.type === 'tag') return n as Element;
+  return null;
+}
+
+/**
+ * The table or description list a record's block belongs to: fields of one record group
+ * describe one thing ("Model | GridCast 5.2", "Model provider | Voltaic Analytics B.V.").
+ */
+export function recordGroupOf(corpus: Corpus, s: Sentence): Element | null {
+  for (let el = corpus.page.textBlocks[s.blockIndex]?.element ?? null; el !== null; el = el.parent?.type === 'tag' ? (el.parent as Element) : null) {
+    if (el.name === 'table' || el.name === 'dl') return el;
+    if (el.name === 'body') return null;
+  }
+  return null;
+}
+
 const LANDMARK_TAGS: Readonly<Record<string, Landmark>> = { main: 'main', header: 'header', nav: 'nav', footer: 'footer', aside: 'aside' };
 const LANDMARK_ROLES: Readonly<Record<string, Landmark>> = { main: 'main', banner: 'header', navigation: 'nav', contentinfo: 'footer', complementary: 'aside' };
 /** Ancestors examined for a landmark; deeper nesting counts as `body`. */
@@ -148,7 +183,7 @@ function build(corpus: Corpus): Discourse {
 
   page.textBlocks.forEach((block, blockIndex) => {
     const landmark = landmarkOf(block.element, landmarks);
-    const level = HEADING_LEVEL[block.element?.name ?? ''];
+    const level = headingLevelOf(block.element);
     if (landmark !== currentLandmark || current === null) {
       current = { heading: null, level: 0, parent: null, landmark, sentences: [] };
       sections.push(current);
@@ -268,13 +303,16 @@ export function mentionsAi(discourse: Discourse, s: Sentence): boolean {
   return s.ai;
 }
 
-/** A section is about AI when its heading, one of its own sentences, or an enclosing section's heading is. */
+/** A section is about AI when its heading, one of its own sentences, an enclosing section's heading, or its parent's own sentences (below the h1) are. */
 export function isAiSection(discourse: Discourse, section: Section): boolean {
   if (section.ai === undefined) {
     section.ai =
       (section.heading !== null && mentionsAi(discourse, section.heading)) ||
       section.sentences.some((s) => mentionsAi(discourse, s)) ||
-      (section.parent !== null && section.parent.heading !== null && isAiHeadingChain(discourse, section.parent));
+      (section.parent !== null && section.parent.heading !== null && isAiHeadingChain(discourse, section.parent)) ||
+      // A section introducing the system, with its subsections under it ("About this tool: … a
+      // machine-learning model …" › "What it was trained on").
+      (section.parent !== null && section.parent.level > 1 && section.parent.sentences.some((s) => mentionsAi(discourse, s)));
   }
   return section.ai;
 }
@@ -307,6 +345,9 @@ function containsWord(haystack: string, word: string): boolean {
   return false;
 }
 
+/** What may stand between a list's comma and the item: two words ("…, or automated"), or an item and its conjunction ("…, AI assistants or"). */
+const LIST_ITEM = /^ ?(?:(?:[\p{L}\d'’-]+ ){0,2}|(?:[\p{L}\d'’-]+ ){1,3}(?:or|and|nor|oder|und|ou|et|o|y|e|of|en|ni|né|nem) )$/u;
+
 /** Characters before a cue searched for a negation, within its clause. */
 const NEGATION_REACH = 60;
 const CLAUSE_BREAK = /[,:;–—(]|\b(?:but|however|aber|jedoch|mais|pero|sino|ma|però|maar|mas|porém)\b/giu;
@@ -324,8 +365,14 @@ export function isNegated(discourse: Discourse, s: Sentence, start: number, end:
   const cueOffset = start - from;
   let clauseStart = 0;
   CLAUSE_BREAK.lastIndex = 0;
-  for (let m = CLAUSE_BREAK.exec(window); m !== null && m.index < cueOffset; m = CLAUSE_BREAK.exec(window)) clauseStart = m.index + m[0].length;
+  for (let m = CLAUSE_BREAK.exec(window); m !== null && m.index < cueOffset; m = CLAUSE_BREAK.exec(window)) {
+    // A comma right before the cue continues a list, and the list's verb governs it: "We do not
+    // use chatbots, AI assistants or automated decision-making".
+    if (m[0] === ',' && LIST_ITEM.test(window.slice(m.index + 1, cueOffset))) continue;
+    clauseStart = m.index + m[0].length;
+  }
   window = window.slice(clauseStart);
+  if (findAll(UNASSERTED, window, window).length > 0) return true;
   const negations = findAll(discourse.negation, window, window).length - findAll(NOT_A_NEGATION, window, window).length;
   const without = findAll(WITHOUT, window, window).length > 0;
   return negations > 0 ? !without : without;

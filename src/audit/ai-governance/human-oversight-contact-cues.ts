@@ -53,7 +53,7 @@ const MACHINE = String.raw`(?:ai|ia|ki|automated|automatic|automatisch\p{L}*|aut
 export const REVIEW = lexeme({
   lower: [
     // English
-    String.raw`(?:re${H})?review(?:s|ed|ing)?|reconsider\p{L}*|re${H}?assess\p{L}*|re${H}?examin\p{L}*|re${H}?evaluat\p{L}*|(?:double${H})?check(?:s|ed|ing)?|verif(?:y|ies|ied|ying|ication)|look(?:s|ed|ing)? (?:again|at|into|over)|take (?:another|a second) look|second opinion|overs(?:ee|ees|een|aw|ight)|supervis(?:e|es|ed|ing|ion)|approv(?:e|es|ed|al)|signs? off|reads? and reports?`,
+    String.raw`(?:re${H})?review(?:s|ed|ing)?|reconsider\p{L}*|re${H}?assess\p{L}*|re${H}?examin\p{L}*|re${H}?evaluat\p{L}*|(?:double${H})?check(?:s|ed|ing)?|verif(?:y|ies|ied|ying|ication)|look(?:s|ed|ing)? (?:again|at|into|over)|take (?:another|a second) look|second opinion|overs(?:ee|ees|een|aw|ight)|supervis(?:e|es|ed|ing|ion)|approv(?:e|es|ed|al|ing)|signs? off|reads? and reports?|read(?:s|ing)? (?:it|them|each|every) (?:\p{L}+ ){0,2}?(?:against|before)`,
     // German
     String.raw`(?:über|nach|gegen)?prüf(?:t|en|e|st|ung|ungen)|(?:über|nach|gegen)?geprüft|kontroll(?:e|en|iert|ieren|iere)|begutacht\p{L}*|neubewert\p{L}*|(?:sieht|schaut|sehen|schauen) (?:\p{L}+ ){0,3}?(?:an|nach|durch)|angesehen|angeschaut|freigegeben|freigeben|beaufsichtig\p{L}*|aufsicht|eingreifen|eingriff`,
     // French

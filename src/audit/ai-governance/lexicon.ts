@@ -14,7 +14,8 @@ export interface Lexeme {
 
 /** Word characters for boundaries: letters of any script and digits. */
 const WORD_START = String.raw`(?<![\p{L}\p{N}])`;
-const WORD_END = String.raw`(?![\p{L}\p{N}])`;
+/** After an elided article ("dall'", "l'") the next word follows at once: that is a word end too. */
+const WORD_END = String.raw`(?:(?<=['’])|(?![\p{L}\p{N}]))`;
 
 function compile(sources: readonly string[] | undefined): RegExp | null {
   if (sources === undefined || sources.length === 0) return null;
@@ -139,6 +140,9 @@ export function negationFor(lang: string | null): Lexeme {
 /** One compiled lexeme per language: a regex compiled per page would never reach V8's native tier. */
 const negationCache = new Map<string, Lexeme>();
 
+/** An indirect question: "asked whether we use AI", "gefragt, ob wir KI einsetzen" asserts nothing. */
+export const UNASSERTED = lexeme({ lower: [String.raw`whether|ob`] });
+
 /** "Without", which negates alone and cancels a negation before it ("no decision without a human review"). */
 export const WITHOUT = lexeme({ lower: [String.raw`without|ohne|sans|sin|senza|zonder|sem`] });
 
@@ -176,7 +180,7 @@ export const SYSTEM_NAME_DECLARATION = new RegExp(
  * "Opinion · Rachel Amadi", "Von Jana Wiechert").
  */
 export const EDITORIAL_MARK = new RegExp(
-  String.raw`^(?:(?i:by|von|par|por|di|door|da|av|texto de|text von|written by|words by) \p{Lu}[\p{L}'’-]+(?: \p{Lu}[\p{L}'’-]+)|(?:Opinion|Review|Analysis|Column|Commentary|Editorial|Meinung|Kommentar|Gastbeitrag|Rezension|Tribune|Chronique|Critique|Opinión|Análisis|Reseña|Opinione|Recensione|Editoriale|Opinie|Recensie|Column|Opinião|Análise|Crítica)(?: [·|–—:-]|$))`,
+  String.raw`^(?:(?i:by|von|par|por|di|door|da|av|texto de|text von|written by|words by) \p{Lu}[\p{L}'’-]+\.?(?: \p{Lu}[\p{L}'’-]+)|(?:Opinion|Review|Analysis|Column|Commentary|Editorial|Meinung|Kommentar|Gastbeitrag|Rezension|Tribune|Chronique|Critique|Opinión|Análisis|Reseña|Opinione|Recensione|Editoriale|Opinie|Recensie|Column|Opinião|Análise|Crítica)(?: [·|–—:-]|$))`,
   'u',
 );
 

@@ -31,6 +31,9 @@ import { A, AI_TERMS, H, findAll, lexeme } from './lexicon.ts';
 const AI_DOCUMENT = lexeme({
   lower: [
     String.raw`(?:model|system|ai)${H}cards?|(?:ai|model)${H}fact${H}sheets?|transparency notes?|model details`,
+    // A description of "the system": on a page that discloses one AI system, that is the one.
+    String.raw`system (?:descriptions?|overview)|(?:description|overview) of the (?:\p{L}+ )?system|systembeschreibung\p{L}*|systeembeschrijving\p{L}*`,
+    String.raw`(?:fiche|scheda|schede|ficha|fichas|description|descripción|descrizione|descrição|documento de descrição|documento de descripción) (?:\p{L}+ ){0,1}?(?:du|del|della|dello|do|da|de la|van het) (?:système|sistema|systeem)`,
     String.raw`(?:ki${H})?(?:modell|system)${H}karten?|modell${H}steckbrief\p{L}*|ki${H}steckbrief\p{L}*|modell${H}dokumentation\p{L}*`,
     String.raw`(?:fiche|carte)s?(?: techniques?)? (?:du |de |d${A})?(?:modèle|système)|fiche d${A}identité du modèle|documentation du modèle`,
     String.raw`(?:tarjeta|ficha)s?(?: técnicas?)? (?:del |de |de la )?(?:modelo|sistema)|documentación del modelo`,
@@ -43,7 +46,7 @@ const AI_DOCUMENT = lexeme({
 /** Generic documentation: counts only about the AI system. */
 const DOCUMENTATION = lexeme({
   lower: [
-    String.raw`system descriptions?|(?:technical|system|model|algorithm) documentation|technical descriptions?|technical documents?|instructions for use|algorithm descriptions?`,
+    String.raw`(?:technical|system|model|algorithm) documentation|technical descriptions?|technical documents?|instructions for use|algorithm descriptions?`,
     String.raw`systembeschreibung\p{L}*|technische\p{L}* dokumentation\p{L}*|technische\p{L}* beschreibung\p{L}*|gebrauchsanweisung\p{L}*|algorithmusbeschreibung\p{L}*`,
     String.raw`description (?:technique|du système|du modèle|de l${A}algorithme)|documentation (?:technique|du système)|notice d${A}utilisation`,
     String.raw`descripci(?:ón|ones) (?:técnica|del sistema|del modelo|del algoritmo)|documentación (?:técnica|del sistema)`,
@@ -55,7 +58,8 @@ const DOCUMENTATION = lexeme({
 
 /** What makes generic documentation about the AI system: AI, a model, an algorithm. */
 const ABOUT_AI = lexeme({
-  lower: [String.raw`models?|modell\p{L}*|modèles?|modelos?|modell[oi]|algorithm\p{L}*|algoritm\p{L}*|algorithmes?|classifier|chatbot\p{L}*|assistant\p{L}*|assistent\p{L}*|asistente\p{L}*`],
+  // German and Dutch compounds end on the noun: "Attenderingsalgoritme", "Bewertungsmodell".
+  lower: [String.raw`models?|modell\p{L}*|modèles?|modelos?|modell[oi]|algorithm\p{L}*|algoritm\p{L}*|algorithmes?|classifier|chatbot\p{L}*|assistant\p{L}*|assistent\p{L}*|asistente\p{L}*|\p{L}+s(?:algoritme|algorithmus|modell|model)`],
   exact: [String.raw`AI|A\.I\.|KI|IA|(?:AI|KI|IA)-\p{L}+|\p{L}+-(?:AI|KI|IA)`],
 });
 

@@ -25,7 +25,7 @@
 // them).
 import type { Control, Outcome } from '../control.ts';
 import { truncate, type Page } from '../page.ts';
-import { discourseOf, hitsIn, isAiSentence, isNegated, type Discourse, type Section, type Sentence } from './discourse.ts';
+import { discourseOf, hitsIn, isAiSentence, isNegated, recordGroupOf, type Discourse, type Section, type Sentence } from './discourse.ts';
 import { disclosureOf } from './ai-disclosure-notice.ts';
 import { EVIDENCE_MAX, corpusOf, linked, locationAt, lookedFor, outcome, partlyFound, quotedText, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
@@ -91,11 +91,17 @@ const DEVELOPED_BY = lexeme({
   ],
 });
 
-/** A preposition before a company ("van MedLogic B.V.", "from Proctorly Inc."): counts only with a legal suffix or a listed provider. */
+/**
+ * A preposition before a company ("van MedLogic B.V.", "from Proctorly Inc."): counts only with a
+ * legal suffix, a listed provider, or a name ending in a trade word ("van Lumenda Robotics").
+ */
 const OF_COMPANY = lexeme({ lower: [String.raw`by|from|von|vom|der|van|de|du|des|di|da|del|della|door|par|por|pela|pelo|of`] });
 
 /** A company's legal form, ending its name: the mark of a developer in any of the languages. */
 const LEGAL_SUFFIX = /^(?:Ltd|Limited|Inc|LLC|L\.L\.C|PLC|plc|LLP|GmbH|gGmbH|AG|SE|KG|KGaA|UG|SAS|SASU|SARL|SA|S\.A|S\.A\.S|SL|SLU|S\.L|S\.L\.U|S\.p\.A|SpA|S\.r\.l|Srl|s\.r\.l|BV|B\.V|NV|N\.V|Lda|Ltda|Pty|Oy|AB|ApS|A\/S|AS|ASA|Corp|Corporation|Co|S\.C\.A|Sàrl|eG|e\.V|Labs?)\.?$/u;
+
+/** The last word of many companies' names: with a name before it, it marks a company as a legal form does. */
+const TRADE_WORD = /^(?:Robotics|Technologies|Technology|Tecnologia|Tecnología|Technologie|Analytics|Software|Systems|Sistemas|Systemen|Solutions|Soluciones|Labs|Laboratories|Digital|Data|Intelligence|Informatics|Health|Medical|Imaging|Vision|Dynamics|Computing)$/u;
 
 /** Capitalised words that are no model's name: sentence openers, months, licences and standards, document parts. */
 const NOT_A_NAME = new Set(
@@ -323,12 +329,39 @@ function developerOf(d: Discourse, c: Candidate, readableSet: ReadonlySet<Senten
   // The sentence naming the developer names the model again: by its name, or, for an unnamed
   // model ("the model, version 2.1"), by a model noun ("Het model is ontwikkeld door …").
   const namesIt = (s: Sentence) => (c.head === '' ? findAll(MODEL_NOUN, s.text, s.lower).length > 0 : hasWord(s.text, c.head));
+  // A field of the same section ("Desenvolvedor: GeoSinapse Tecnologia Ltda." under "Modelo:
+  // TerraNet v3.0") describes the same model, as a record's fields do.
+  const fields = isField(d, c.sentence);
   for (const s of [section.heading, ...section.sentences]) {
-    if (s === null || s === c.sentence || !readableSet.has(s) || !namesIt(s)) continue;
+    if (s === null || s === c.sentence || !readableSet.has(s) || !(namesIt(s) || (fields && isField(d, s)))) continue;
     const found = developerIn(d, s, c.head);
     if (found !== undefined) return { name: found.name, via: found.hit };
   }
+  // A table or description list describes one thing: its "Developer | <Company>" field names the
+  // maker of the model in its "Model | <name> <version>" field.
+  const group = recordGroupOf(d.corpus, c.sentence);
+  if (group === null) return undefined;
+  for (const field of d.sections) {
+    if (field.level !== RECORD_LEVEL || field.heading === null || field.sentences.length === 0) continue;
+    if (!readableSet.has(field.heading) || recordGroupOf(d.corpus, field.heading) !== group) continue;
+    const found = developerIn(d, spanning(d, field.heading, field.sentences.at(-1)!), c.head);
+    if (found !== undefined) return { name: found.name, via: found.hit };
+  }
   return undefined;
+}
+
+/** A field: "Key: value" text, or a list item, table cell or definition. */
+function isField(d: Discourse, s: Sentence): boolean {
+  const element = d.corpus.page.textBlocks[s.blockIndex]?.element?.name;
+  return element === 'li' || element === 'dd' || element === 'td' || /^[^:.]{1,40}: /u.test(s.text);
+}
+
+/** The heading level of a record's key (see discourse.ts). */
+const RECORD_LEVEL = 7;
+
+/** One sentence over a key and its value, so "Model provider" and "Voltaic Analytics B.V." read together. */
+function spanning(d: Discourse, key: Sentence, last: Sentence): Sentence {
+  return { ...key, end: last.end, text: d.corpus.text.slice(key.start, last.end), lower: d.corpus.lower.slice(key.start, last.end), isHeading: false };
 }
 
 function hasWord(text: string, word: string): boolean {
@@ -386,6 +419,7 @@ function companyAt(corpus: Corpus, from: number, to: number, bareNameCounts: boo
     if (LEGAL_SUFFIX.test(clean.replace(/\.$/u, '')) || LEGAL_SUFFIX.test(clean)) {
       return { start: from + nameStart, end: from + m.index + clean.length, legal: true };
     }
+    if (TRADE_WORD.test(clean.replace(/\.$/u, ''))) return { start: from + nameStart, end: from + m.index + clean.replace(/\.$/u, '').length, legal: true };
     if (/^\p{Lu}/u.test(clean) || /^(?:&|and|und|et|y|e|en|of|de|da|di|do|dos|das|del|della)$/u.test(clean)) {
       if (++nameWords > 6) break;
       if (/^\p{Lu}/u.test(clean)) nameEnd = m.index + clean.length;

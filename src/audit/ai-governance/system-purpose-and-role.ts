@@ -65,7 +65,9 @@ function inLanguage(sources: Sources, lang: string | null): Lexeme {
 export const PURPOSE_PREDICATE: Sources = {
   en: [
       String.raw`(?:designed|intended|meant|built|developed|trained|used|deployed|employed|configured|optimi[sz]ed|programmed|tuned|created|there|here|in place) (?:only |solely |mainly |primarily |specifically |exclusively |purely |just |largely |chiefly )?(?:to|for|as)`,
-      String.raw`${NH}(?:use|uses|used|using|employ|employs|deploy|deploys|apply|applies|rely on|relies on|leverage|leverages) ${gap(16)}(?:to|for|in order to|so that|as an?|as the)`,
+      String.raw`${NH}(?:use|uses|used|using|employ|employs|deploy|deploys|rely on|relies on|leverage|leverages) ${gap(16)}(?:to|for|in order to|so that|as an?|as the)`,
+      // "apply X to": an object first, since "does this apply to business customers?" is about scope.
+      String.raw`${NH}(?:apply|applies) (?:[\p{L}\d'’-]+,? ){1,16}?(?:to|for|in order to)`,
       String.raw`(?:its|the|their|his|her|our|sole|main|primary|only|whose|key|core) (?:\p{L}+ )?(?:purpose|role|job|task|function|aim|goal|objective|mission|use case|intended use)s? (?:is|are|was|were|here|remains|will be|includes?)|(?:purpose|role|function|goal|aim|objective|task|job) of (?:the|this|our|its|that)|intended (?:use|uses|purpose|purposes|users?)|use cases?`,
       String.raw`${NH}(?:helps?|helping|assists?|assisting|supports?|supporting|lets|allows?|enables?|empowers?) (?:you|users?|customers?|clients?|patients?|staff|employees|colleagues|teams?|agents?|advis[eo]rs|clinicians|doctors|radiologists|nurses|teachers|students|learners|farmers|growers|engineers|developers|us|people|residents|citizens|applicants|candidates|shoppers|travell?ers|readers|drivers|operators|planners|inspectors|recruiters|lawyers|accountants|our|the|your|them|him|her)|${NH}(?:helps?|helping|help) (?:with|to)|(?:can|will|may|could|to) help`,
       String.raw`(?:serves?|acts?|works?|functions?|operates?) as (?:an? |the |your |our )?[\p{L}-]+|serves? to|aims? to|exists? to|is tasked with|is responsible for|how (?:we|you|this (?:site|service|app|website)|our [\p{L}-]+) uses?`,
@@ -215,6 +217,9 @@ const HUMAN_SUBJECT: Sources = {
   ],
 };
 
+/** Relative pronouns that open a clause whose subject is what came just before. */
+const RELATIVE = /^(?:which|that|who|der|die|das|welche[rs]?|qui|que|che|cui|die|dat|welke|que)$/iu;
+
 /** A passive auxiliary in German or Dutch. */
 const PASSIVE = /(?<![\p{L}])(?:wird|werden|wurde|wurden|worden|wordt|werd)(?![\p{L}])/iu;
 
@@ -339,6 +344,9 @@ function hasAiSubject(d: Discourse, s: Sentence, verb: Hit, tier: Tier): boolean
   // automatisée : … il évalue …") lets a pronoun or a system noun stand for it, as a section does.
   if (tier === 'page') return false;
   if (before === '') return true;
+  // A relative pronoun right before the verb, in a sentence naming the system: "un sistema di
+  // intelligenza artificiale, FitMatch 4.0, che confronta …".
+  if (tier === 'sentence' && RELATIVE.test(before.split(' ').at(-1)!)) return true;
   if (around.some((text) => findAll(SYSTEM_SUBJECT, text, text.toLowerCase()).length > 0)) return true;
   // The product's own name, as the site's header or title gives it ("… and gitmint drafts a commit message").
   const subject = before.split(' ').at(-1)!.toLowerCase();

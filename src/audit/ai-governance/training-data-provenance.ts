@@ -90,7 +90,7 @@ const TRAINING_TOPIC = lexeme({
  */
 const TRAINED_THING = lexeme({
   lower: [
-    String.raw`models?|modell\p{L}*|modèles?|modelos?|modell[oi]|networks?|netz\p{L}*|réseaux?|redes?|ret[ei]|netwerk\p{L}*|algorithms?|algorithm(?:us|en)|algorithmes?|algoritm\p{L}*|classifiers?|klassifikator\p{L}*|classificateur\p{L}*|clasificador\p{L}*|classificator\p{L}*|classificador\p{L}*|chat${H}?bots?|assistant|assistent\p{L}*|asistente|assistente|emulators?|engine|motore|motor|moteur`,
+    String.raw`models?|modell\p{L}*|modèles?|modelos?|modell[oi]|networks?|netz\p{L}*|réseaux?|redes?|ret[ei]|netwerk\p{L}*|algorithms?|algorithm(?:us|en)|algorithmes?|algoritm\p{L}*|classifiers?|klassifikator\p{L}*|classificateur\p{L}*|clasificador\p{L}*|classificator\p{L}*|classificador\p{L}*|chat${H}?bots?|assistant|assistent\p{L}*|asistente|assistente|emulators?|engine|motore|motor|moteur|system|systems|planner|tool|software|système|sistema|systeem`,
   ],
 });
 
@@ -111,7 +111,7 @@ const CONTAINS = lexeme({
   lower: [
     String.raw`includes?|included|including|consists? of|consisted of|comprises?|comprised|contains?|contained|(?:is|are|was|were) made up of|covers?|covered|spans?`,
     String.raw`umfass\p{L}*|besteh\p{L}* aus|bestand\p{L}* aus|enthält|enthalten|beinhalt\p{L}*|darunter`,
-    String.raw`comprenn\p{L}*|comprend|compos\p{L}* de|contien\p{L}*|incluent|inclut|dont`,
+    String.raw`comprenn\p{L}*|comprend|compos\p{L}* (?:de|des|du|d${A})|contien\p{L}*|incluent|inclut|dont`,
     String.raw`incluy\p{L}*|consta\p{L}* de|compren\p{L}*|entre ell[oa]s`,
     String.raw`includ\p{L}*|comprend\p{L}*|compost\p{L}* da|contengono|contiene|tra cui`,
     String.raw`bestaa?t uit|bestonden uit|omvat\p{L}*|bevat\p{L}*|waaronder`,
@@ -134,7 +134,7 @@ const ADAPT_FORWARD = lexeme({
 const SOURCE = lexeme({
   lower: [
     // English
-    String.raw`(?:sourced|obtained|collected|gathered|licen[sc]ed|acquired|purchased|bought|compiled|downloaded|extracted|donated|contributed|submitted|provided|supplied|shared|taken|drawn|derived|crawled|scraped|received|recorded|captured|written|uploaded|digiti[sz]ed|annotated|labell?ed|released|made available|handed over|lent) (?:\p{L}+ ){0,2}?(?:from|by|through|via|on|at|during|under|across)`,
+    String.raw`(?:sourced|obtained|collected|gathered|licen[sc]ed|acquired|purchased|bought|compiled|downloaded|extracted|donated|contributed|submitted|provided|supplied|shared|taken|drawn|derived|crawled|scraped|received|recorded|captured|written|uploaded|digiti[sz]ed|annotated|labell?ed|released|made available|handed over|lent) (?:\p{L}+ ){0,3}?(?:from|by|through|via|on|at|during|under|across)`,
     String.raw`(?:collected|gathered|recorded|captured|photographed|filmed|scanned) (?:\p{L}+ ){0,1}?in|(?:comes?|came|coming|originates?|originated|originating|stems?|stemmed) (?:\p{L}+ ){0,2}?from|(?:from|of|by|in|on) (?:\p{L}+ ){0,2}?(?:our|its|their) own|(?:we|ourselves) (?:\p{L}+ ){0,1}?(?:generated|created|collected|recorded|wrote|gathered|compiled)|in${H}house`,
     String.raw`under (?:an? |the )?(?:\p{L}+ ){0,2}?(?:licen[cs]es?|agreements?|contracts?)|data${H}sharing (?:agreements?|arrangements?)|(?:licensing|content|data) (?:agreements?|partnerships?|deals?) with|public${H}domain|open (?:licen[cs]e|data)`,
     String.raw`(?:public|open|national|published|government) (?:\p{L}+ ){0,2}?(?:archives?|registers?|registry|repositor(?:y|ies)|datasets?|databases?)`,
@@ -182,6 +182,7 @@ const NOT_A_CATEGORY = new Set(
     // English
     'the a an and or of on with from in at to for by its their our your his her this that these those it they them we us some any all each every both other others further additional also',
     'about around roughly approximately approx some several many more than over under nearly almost up to least most few dozens tens hundreds thousands millions billions hundred thousand million billion trillion k m bn',
+    'training trainingsdaten trainingsdatensatz trainingsgegevens trainingsdata entraînement apprentissage entrenamiento aprendizaje addestramento treinamento treino',
     'data dataset datasets database databases corpus corpora information info content contents material materials examples example samples sample records record items item sets set collection collections sources source inputs input',
     'historical historic past previous prior earlier recent latest new licensed licenced public publicly available openly freely accessible open proprietary own internal external third party third-party partner partners anonymised anonymized de-identified deidentified pseudonymised pseudonymized synthetic real world real-world existing collected curated selected various diverse different high-quality quality raw large small huge vast broad wide range variety mix mixture selection type types kind kinds category categories exclusively mainly mostly primarily only solely largely scratch',
     'publique publiques públicos públicas público pública pubblici pubbliche pubblico openbare openbaar publicamente públicamente pubblicamente publiquement licence license licencia licenza licença licentie lizenz sous bajo sotto sob onder synthétique synthétiques sintéticos sintéticas sintetici sintetiche synthetische synthetisch synthetischen verfügbare verfügbaren zugängliche zugänglichen disponibles disponible disponibili disponíveis beschikbare accessibles gelicentieerde licenciados licenciadas lizenzierten gemeinfreie',
@@ -202,6 +203,12 @@ const NOT_A_CATEGORY = new Set(
     .join(' ')
     .split(' '),
 );
+
+/**
+ * Where a training object turns to where it came from: "from", or a provenance participle
+ * ("a dataset provided to the council by …", "dati ottenuti dall'Università …").
+ */
+const OBJECT_ORIGIN = /(?:^|\s)(?:from|aus|uit|(?:sourced|obtained|collected|gathered|licen[sc]ed|acquired|purchased|provided|supplied|donated|contributed|shared|drawn|derived|received|made available|bereitgestellt|geliefert|erhoben|gesammelt|fourni\p{L}*|collecté\p{L}*|obtenu\p{L}*|issu\p{L}*|proporcionad\p{L}*|facilitad\p{L}*|obtenid\p{L}*|cedid\p{L}*|ottenut\p{L}*|fornit\p{L}*|raccolt\p{L}*|forneci\p{L}*|obtid\p{L}*|cedid\p{L}*|aangeleverd|verkregen|verzameld))\s/u;
 
 /** A conjunction or question word where an object should start: "what it was trained on and what you can do". */
 const NOT_AN_OBJECT = /^(?:and|or|but|what|which|how|why|und|oder|aber|sowie|et|ou|mais|y|pero|ma|maar|mas|porém)$/u;
@@ -266,7 +273,8 @@ function analyse(d: Discourse): TrainingData {
     const trainingSection = heading !== null && (dataHeading || (isAiSentence(d, heading) && isTrainingHeading(d, heading)));
     for (let i = 0; i < sentences.length; i++) {
       const s = sentences[i]!;
-      const ai = isAiSentence(d, s) || dataHeading;
+      // "Training data" / "Dados de treinamento" in the sentence itself is machine learning's own term too.
+      const ai = isAiSentence(d, s) || dataHeading || hitsIn(s, TRAINING_NOUN).length > 0;
       if (!ai && !namesTrainedThing(s) && !(opensOnPronoun(s) && i > 0 && namesTrainedThing(sentences[i - 1]!))) continue;
       const cue = statementIn(d, s, finalVerb, trainingSection && ai);
       if (cue === undefined && !trainingSection) continue;
@@ -333,7 +341,11 @@ function statementIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSect
     if (affirmed(hit)) return { hit, category: categoryOf(s, Math.max(s.start, hit.start - OBJECT_MAX), hit.start) };
   }
   for (const hit of hitsIn(s, TRAINING_NOUN)) {
-    if (affirmed(hit)) return { hit, category: undefined };
+    if (!affirmed(hit)) continue;
+    // A field "Training data: <what>" ("Dados de treinamento: imagens dos satélites …") names its content after the colon.
+    const colon = /^\s*:\s*/u.exec(s.text.slice(hit.end - s.start));
+    const valueStart = colon === null ? undefined : hit.end + colon[0].length;
+    return { hit, category: valueStart === undefined ? undefined : categoryOf(s, valueStart, objectEnd(s, valueStart)) };
   }
   return undefined;
 }
@@ -354,7 +366,7 @@ function categoryOf(s: Sentence, start: number, end: number): Hit | undefined {
   if (end <= start) return undefined;
   let text = s.lower.slice(start - s.start, end - s.start);
   const source = findAll(SOURCE, text, text)[0];
-  const cut = /(?:^|\s)(?:from|aus|uit)\s/u.exec(text);
+  const cut = OBJECT_ORIGIN.exec(text);
   const stop = Math.min(source?.start ?? text.length, cut === null ? text.length : cut.index);
   text = text.slice(0, stop);
   const words = text.split(/[^\p{L}\d'’-]+/u).filter((w) => w !== '');
@@ -380,6 +392,11 @@ function categoryIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSecti
   if (!trainingSection) return undefined;
   const element = d.corpus.page.textBlocks[s.blockIndex]?.element?.name;
   if (element === 'li' || element === 'dd' || element === 'td') return categoryOf(s, s.start, objectEnd(s, s.start));
+  // Under a training heading, a sentence shaped "<content> from <source>" names its content
+  // first ("About 1.2 million de-identified triage records from the … Research Database"),
+  // unless it opens on what was trained ("The model is retrained monthly from …").
+  const source = sourceIn(d, s);
+  if (source !== undefined && source.start > s.start && !namesTrainedThing(s) && !opensOnPronoun(s)) return categoryOf(s, s.start, source.start);
   return undefined;
 }
 

@@ -1,7 +1,7 @@
 // POST /api/v1/audit: auth → rate-limit slot → validate → crawl → analyse → persist → 201.
 // Auth and the slot run in onRequest, before Fastify reads or validates the body, so a request
 // that ends in 400, 422 or 502 still uses its slot (spec sections 4 and 8).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import { runAudit, type AuditDeps } from '../../audit/run-audit.ts';
@@ -15,6 +15,7 @@ import { AuditResponse, toAuditResponse } from '../audit-response.ts';
 import { ErrorBody, FieldErrorsBody, fieldErrors } from '../errors.ts';
 import { RATE_LIMIT_HEADERS, RATE_LIMIT_POLICY_HEADER, RETRY_AFTER_HEADER, withHeaders } from '../openapi.ts';
 import type { RateLimiter } from '../rate-limit.ts';
+import { RateLimitedBody, rateLimitHooks } from '../rate-limit-hooks.ts';
 
 const AuditRequestBody = Type.Object(
   {
@@ -43,34 +44,13 @@ const AuditRequestBody = Type.Object(
 );
 type AuditRequestBody = Static<typeof AuditRequestBody>;
 
-const RateLimitedBody = Type.Object(
-  { error: Type.Literal('rate limit exceeded'), retryAfterSeconds: Type.Integer() },
-  { description: 'Over the key’s quota for the current window.', examples: [{ error: 'rate limit exceeded', retryAfterSeconds: 42 }] },
-);
-
 export interface AuditRouteDeps extends AuditDeps {
   rateLimiter: RateLimiter;
   addressPolicy: AddressPolicy;
 }
 
 export function auditRoutes(deps: AuditRouteDeps) {
-  const { rateLimiter } = deps;
-  const policyHeader = `${rateLimiter.policy.limit};w=${rateLimiter.policy.windowSeconds}`;
-
-  async function announcePolicy(_request: FastifyRequest, reply: FastifyReply) {
-    reply.header('RateLimit-Policy', policyHeader);
-  }
-
-  async function takeSlot(request: FastifyRequest, reply: FastifyReply) {
-    const slot = await rateLimiter.take(request.apiKey!.id);
-    reply.header('RateLimit-Limit', slot.limit);
-    reply.header('RateLimit-Remaining', slot.remaining);
-    reply.header('RateLimit-Reset', slot.resetSeconds);
-    if (!slot.allowed) {
-      reply.header('Retry-After', slot.resetSeconds);
-      return reply.code(429).send({ error: 'rate limit exceeded', retryAfterSeconds: slot.resetSeconds });
-    }
-  }
+  const { announcePolicy, takeSlot } = rateLimitHooks(deps.rateLimiter);
 
   return async function register(app: FastifyInstance) {
     app.withTypeProvider<TypeBoxTypeProvider>().post(

@@ -7,11 +7,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
-import { findAudit, listAudits, type AuditFilter, type ListPosition } from '../../audit/audit-store.ts';
+import { findAudit, listAudits, type AuditFilter } from '../../audit/audit-store.ts';
 import { BRANCHES } from '../../audit/control.ts';
 import type { Database } from '../../db/schema.ts';
 import { requireApiKey } from '../api-key-auth.ts';
 import { AuditResponse, AuditSummaryBody, toAuditResponse, toAuditSummary } from '../audit-response.ts';
+import { decodeCursor, encodeCursor } from '../cursor.ts';
 import { FieldErrorsBody, fieldErrors } from '../errors.ts';
 
 const MAX_LIMIT = 100;
@@ -79,34 +80,6 @@ const InvalidKeyBody = Type.Object(
   { error: Type.Literal('invalid api key') },
   { description: 'X-API-Key missing, unknown or revoked.', examples: [{ error: 'invalid api key' }] },
 );
-
-// The cursor is a list position, base64url-encoded JSON. It is opaque to clients but not a secret:
-// a hand-made one can only ever select the presenting key's own audits. Anything that does not
-// decode to exactly this shape is refused rather than guessed at.
-const CursorPosition = Type.Object(
-  {
-    // The format rejects impossible dates (a February 30th), which the database would refuse.
-    createdAt: Type.String({ format: 'date-time', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{6}Z$' }),
-    id: AuditId,
-  },
-  { additionalProperties: false },
-);
-
-function encodeCursor(position: ListPosition): string {
-  return Buffer.from(JSON.stringify(position)).toString('base64url');
-}
-
-function decodeCursor(cursor: string): ListPosition | undefined {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (!Value.Check(CursorPosition, decoded)) return undefined;
-  // base64url decoding skips characters outside its alphabet; only a cursor we could have issued counts.
-  return encodeCursor(decoded) === cursor ? decoded : undefined;
-}
 
 /** The HTTPS origin a filter value names, or undefined when it names none. */
 function httpsOriginOf(value: string): string | undefined {
