@@ -4,6 +4,8 @@
 // 1. Analysis: per corpus page and branch, the branch's analysis (page model + every control) next
 //    to the bare htmlparser2 parse of the same page. The privacy branch's one network request (the
 //    policy follow) is not analysis: a reachable result is supplied, the link is still selected.
+//    The WCAG branch also reports its slowest page (the target is none over 250 ms), the page with
+//    the most duplicate ids next to the median, and RSS growth over three passes of the corpora.
 // 2. End to end: audits through the real HTTP stack, safe fetcher and database against a local
 //    HTTPS fixture, next to a bare fetch-and-parse loop over the same pages at the same concurrency.
 //
@@ -27,6 +29,7 @@ import { evaluateControls } from '../src/audit/findings.ts';
 import { buildPage } from '../src/audit/page.ts';
 import { privacyControls } from '../src/audit/privacy/index.ts';
 import { selectPolicyLink } from '../src/audit/privacy/links/index.ts';
+import { analyseWcag } from '../src/audit/wcag/index.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, openPostgres } from '../src/db/connect.ts';
 import { createAddressPolicy } from '../src/net/address-policy.ts';
@@ -61,6 +64,7 @@ function stats(samples: number[], totalMs = samples.reduce((a, b) => a + b, 0)):
 
 const url = new URL('https://bench.test/page');
 const ANALYSES: Record<string, (html: string) => unknown> = {
+  wcag: (html) => analyseWcag(buildPage(html, url), 'WCAG21AA', true),
   'ai-governance': (html) => evaluateControls(aiGovernanceControls, buildPage(html, url), true),
   privacy: (html) => {
     const page = buildPage(html, url);
@@ -89,6 +93,49 @@ function benchAnalysis(pages: { name: string; html: string }[], analyse: (html: 
   const p = stats(parse);
   const a = stats(analysis);
   return { pages: pages.length, rounds: ROUNDS, parse: p, analysis: a, ratioMedian: a.median / p.median, ratioMean: a.mean / p.mean };
+}
+
+/** WCAG: the slowest page, the page with most duplicate ids against the median, and RSS over three passes. */
+function benchWcagExtras(pages: { name: string; html: string }[], medianMs: number) {
+  const analyse = ANALYSES.wcag!;
+  const slowest = { name: '', ms: 0 };
+  let over250 = 0;
+  for (const page of pages) {
+    let best = Infinity;
+    for (let i = 0; i < 2; i++) {
+      const start = performance.now();
+      analyse(page.html);
+      best = Math.min(best, performance.now() - start);
+    }
+    if (best > 250) over250++;
+    if (best > slowest.ms) Object.assign(slowest, { name: page.name, ms: best });
+  }
+  const duplicates = (html: string) => [...buildPage(html, url).ids.values()].reduce((n, list) => n + (list.length > 1 ? list.length - 1 : 0), 0);
+  const dupPage = pages.map((p) => ({ page: p, duplicates: duplicates(p.html) })).sort((a, b) => b.duplicates - a.duplicates)[0]!;
+  const dupTimes: number[] = [];
+  const dupParse: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    let start = performance.now();
+    analyse(dupPage.page.html);
+    dupTimes.push(performance.now() - start);
+    start = performance.now();
+    parseDocument(dupPage.page.html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+    dupParse.push(performance.now() - start);
+  }
+  const dupMs = stats(dupTimes).median;
+  const dupParseMs = stats(dupParse).median;
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const rssBefore = process.memoryUsage().rss;
+  for (let pass = 0; pass < 3; pass++) for (const page of pages) analyse(page.html);
+  gc?.();
+  const rssAfter = process.memoryUsage().rss;
+  return {
+    slowest,
+    pagesOver250ms: over250,
+    duplicateIdPage: { name: dupPage.page.name, duplicateIds: dupPage.duplicates, ms: dupMs, timesMedian: dupMs / medianMs, parseMs: dupParseMs, timesOwnParse: dupMs / dupParseMs },
+    rss: { beforeMB: rssBefore / 2 ** 20, afterThreePassesMB: rssAfter / 2 ** 20, growthMB: (rssAfter - rssBefore) / 2 ** 20, gcExposed: gc !== undefined },
+  };
 }
 
 async function runConcurrently(count: number, concurrency: number, task: (i: number) => Promise<void>) {
@@ -306,6 +353,7 @@ const pages = corporaMissing ? generatedPages() : loadCorpusPages();
 const analysis = corporaMissing
   ? {}
   : Object.fromEntries(Object.entries(ANALYSES).map(([branch, analyse]) => [branch, benchAnalysis(pages, analyse)]));
+const wcagExtras = corporaMissing ? undefined : benchWcagExtras(pages, (analysis as Record<string, ReturnType<typeof benchAnalysis>>).wcag!.analysis.median);
 const e2e = { source: corporaMissing ? 'generated' : 'corpus', ...(await benchEndToEnd(pages)) };
 const webhooks = process.env.BENCH_SKIP_WEBHOOKS ? undefined : await benchWebhooks(pages);
 
@@ -316,6 +364,16 @@ for (const [branch, result] of Object.entries(analysis)) {
     'analysis (page model + controls)': { 'median ms': fmt(result.analysis.median, 3), 'p99 ms': fmt(result.analysis.p99, 3), 'pages/s': fmt(result.analysis.perSecond, 0) },
     'ratio analysis / parse': { 'median ms': fmt(result.ratioMedian), 'p99 ms': fmt(result.analysis.p99 / result.parse.p99), 'pages/s': fmt(result.ratioMean) },
   });
+}
+if (wcagExtras) {
+  const x = wcagExtras;
+  console.log(`\nwcag: slowest page ${fmt(x.slowest.ms, 1)} ms (${x.slowest.name}); pages over 250 ms: ${x.pagesOver250ms}`);
+  console.log(
+    `wcag: page with most duplicate ids (${x.duplicateIdPage.duplicateIds}, ${x.duplicateIdPage.name}) ${fmt(x.duplicateIdPage.ms, 1)} ms = ${fmt(x.duplicateIdPage.timesMedian, 1)}× the median page, ${fmt(x.duplicateIdPage.timesOwnParse, 1)}× its own bare parse (${fmt(x.duplicateIdPage.parseMs, 1)} ms)`,
+  );
+  console.log(
+    `wcag: RSS ${fmt(x.rss.beforeMB, 0)} MB before, ${fmt(x.rss.afterThreePassesMB, 0)} MB after three passes (growth ${fmt(x.rss.growthMB, 1)} MB${x.rss.gcExposed ? ', after gc' : ', gc not exposed'})`,
+  );
 }
 console.log(`end to end: ${e2e.requests} requests, concurrency ${e2e.concurrency}, ${e2e.pages} ${e2e.source} pages, ${e2e.database}`);
 console.table({
@@ -334,7 +392,7 @@ if (webhooks) {
   console.log(`audit commit → event at the receiver over ${c2d.events} events (${c2d.audits} audits): p50 ${fmt(c2d.p50, 1)} ms, p99 ${fmt(c2d.p99, 1)} ms (from the audit's created_at, the transaction's start, so an upper bound)`);
 }
 const file = path.join(root, 'bench/results', `${new Date().toISOString().replaceAll(':', '-')}.json`);
-fs.writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, analysis, e2e, webhooks }, null, 2)}\n`);
+fs.writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, analysis, wcag: wcagExtras, e2e, webhooks }, null, 2)}\n`);
 console.log(`written ${path.relative(root, file)}`);
 if (corporaMissing) {
   console.error(`incomplete run: the analysis part needs ${CORPORA.join(' and ')} from the shared folder`);

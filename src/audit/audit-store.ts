@@ -9,7 +9,7 @@ import { queueFailureEvents } from '../alerts/outbox.ts';
 import { aiGovernanceControls } from './ai-governance/index.ts';
 import type { Branch, Control, Location, WcagStandard } from './control.ts';
 import type { CrawledPage } from './crawl.ts';
-import type { AuditResult, CheckedControl, Finding, Totals } from './findings.ts';
+import type { AiUse, AuditResult, CheckedControl, Finding, Totals } from './findings.ts';
 import { privacyControls } from './privacy/index.ts';
 
 export interface AuditRequest {
@@ -42,6 +42,8 @@ export interface AuditSnapshot extends AuditSummary {
   finalUrl: string;
   findings: Finding[];
   controls: CheckedControl[];
+  /** WCAG only: whether the AI judgement step ran. */
+  ai?: AiUse;
 }
 
 export interface SaveHooks {
@@ -77,6 +79,7 @@ export async function saveAudit(db: Kysely<Database>, audit: NewAudit, hooks: Sa
         errors: result.totals.errors,
         warnings: result.totals.warnings,
         inconclusive: result.totals.inconclusive,
+        ai: result.ai === undefined ? null : JSON.stringify(result.ai),
       })
       .returning('created_at')
       .executeTakeFirstOrThrow();
@@ -112,6 +115,9 @@ export async function saveAudit(db: Kysely<Database>, audit: NewAudit, hooks: Sa
             evidence: f.evidence,
             selector: f.location?.selector ?? null,
             snippet: f.location?.snippet ?? null,
+            occurrences: f.occurrences === undefined ? null : JSON.stringify(f.occurrences),
+            rules: f.rules === undefined ? null : JSON.stringify(f.rules),
+            act_rules: f.actRules === undefined ? null : JSON.stringify(f.actRules),
           })),
         )
         .execute();
@@ -138,6 +144,7 @@ export async function saveAudit(db: Kysely<Database>, audit: NewAudit, hooks: Sa
     totals: result.totals,
     findings: result.findings,
     controls: result.controls,
+    ...(result.ai === undefined ? {} : { ai: result.ai }),
   };
 }
 
@@ -165,6 +172,7 @@ export async function findAudit(db: Kysely<Database>, apiKeyId: string, id: stri
     totals: totalsOf(audit),
     findings: findings.map(findingOf),
     controls: controls.map(checkedControlOf),
+    ...(audit.ai === null || audit.ai === undefined ? {} : { ai: audit.ai as AiUse }),
   };
 }
 
@@ -204,6 +212,9 @@ function findingOf(row: Selectable<FindingsTable>): Finding {
   };
   const location = locationOf(row);
   if (location) finding.location = location;
+  if (row.occurrences !== null && row.occurrences !== undefined) finding.occurrences = row.occurrences as Finding['occurrences'];
+  if (row.rules !== null && row.rules !== undefined) finding.rules = row.rules as string[];
+  if (row.act_rules !== null && row.act_rules !== undefined) finding.actRules = row.act_rules as string[];
   return finding;
 }
 

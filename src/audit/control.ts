@@ -5,9 +5,8 @@
 export const BRANCHES = ['wcag', 'privacy', 'ai-governance'] as const;
 export type Branch = (typeof BRANCHES)[number];
 
-/** The WCAG conformance targets a `wcag` audit can be asked for. */
-export const WCAG_STANDARDS = ['WCAG21A', 'WCAG21AA', 'WCAG22AA'] as const;
-export type WcagStandard = (typeof WCAG_STANDARDS)[number];
+/** The WCAG conformance targets a `wcag` audit can be asked for (derived from the criteria table). */
+export { WCAG_STANDARDS, type WcagStandard } from './wcag/criteria.ts';
 
 export type Severity = 'error' | 'warning';
 export type OutcomeStatus = 'pass' | 'fail' | 'inconclusive';

@@ -2,12 +2,25 @@
 // inconclusive outcomes), the totals, and the outcome of every control that was checked.
 import type { Control, Location, Outcome, OutcomeStatus, Severity } from './control.ts';
 
+/** One element a WCAG finding is about: the engine rule that decided it, where, and its markup. */
+export interface Occurrence {
+  rule: string;
+  selector: string;
+  snippet: string;
+}
+
 export interface Finding {
   control: string;
   status: 'fail' | 'inconclusive';
   severity: Severity;
   evidence: string;
   location?: Location;
+  /** WCAG only: up to OCCURRENCES_MAX elements behind the finding, in document order per rule. */
+  occurrences?: Occurrence[];
+  /** WCAG only: the engine rule ids whose outcomes make up the finding. */
+  rules?: string[];
+  /** WCAG only: the W3C ACT rule ids those engine rules implement. */
+  actRules?: string[];
 }
 
 export interface CheckedControl {
@@ -31,10 +44,19 @@ export interface Totals {
   inconclusive: number;
 }
 
+/** WCAG only: how the analysis ran. */
+export interface AiUse {
+  used: boolean;
+  /** Why not, or what it judged; shown to the client. */
+  note: string;
+}
+
 export interface AuditResult {
   controls: CheckedControl[];
   findings: Finding[];
   totals: Totals;
+  /** WCAG only: whether the AI judgement step ran. */
+  ai?: AiUse;
 }
 
 export function evaluateControls<P>(controls: readonly Control<string, P>[], page: P, includeWarnings: boolean): AuditResult {

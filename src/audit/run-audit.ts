@@ -27,6 +27,7 @@ export async function runAudit(deps: AuditDeps, request: AuditRequest, log: Anal
     fetcher: deps.fetcher,
     limits: deps.crawlLimits,
     log,
+    standard: request.standard,
   });
   return saveAudit(deps.db, { ...request, crawled, result }, { onEventsQueued: deps.onEventsQueued });
 }

@@ -6,12 +6,14 @@ import * as initial from './migrations/0001_initial.ts';
 import * as keyDisplay from './migrations/0002_key_display.ts';
 import * as auditReadback from './migrations/0003_audit_readback.ts';
 import * as webhooks from './migrations/0004_webhooks.ts';
+import * as wcagFindings from './migrations/0005_wcag_findings.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_key_display': keyDisplay,
   '0003_audit_readback': auditReadback,
   '0004_webhooks': webhooks,
+  '0005_wcag_findings': wcagFindings,
 };
 
 /**

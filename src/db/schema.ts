@@ -36,6 +36,8 @@ export interface AuditsTable {
   errors: number;
   warnings: number;
   inconclusive: number;
+  /** WCAG only (migration 0005): `{ used, note }` of the AI judgement step. */
+  ai: ColumnType<unknown, string | null | undefined, never>;
   created_at: CreatedAt;
 }
 
@@ -63,6 +65,10 @@ export interface FindingsTable {
   evidence: string;
   selector: string | null;
   snippet: string | null;
+  /** WCAG only (migration 0005): JSON arrays; NULL otherwise. */
+  occurrences: ColumnType<unknown, string | null | undefined, never>;
+  rules: ColumnType<unknown, string | null | undefined, never>;
+  act_rules: ColumnType<unknown, string | null | undefined, never>;
 }
 
 export interface WebhooksTable {

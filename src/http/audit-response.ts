@@ -9,8 +9,16 @@ const Location = Type.Object({
   snippet: Type.String({ description: 'The element’s markup, at most 200 characters.' }),
 });
 
+const Occurrence = Type.Object({
+  rule: Type.String({ description: 'Engine rule id that decided this element, e.g. `link-name`.' }),
+  selector: Type.String({ description: 'CSS selector of the element (`:root` for a page-level outcome).' }),
+  snippet: Type.String({ description: 'The element’s markup, at most 200 characters.' }),
+});
+
 const Finding = Type.Object({
-  control: Type.String({ description: 'Control id, e.g. `ai-governance.ai-disclosure-notice`.' }),
+  control: Type.String({
+    description: 'Control id: a WCAG success criterion number for `wcag` (e.g. `1.4.3`), else the branch’s id, e.g. `ai-governance.ai-disclosure-notice`.',
+  }),
   status: Type.Enum(['fail', 'inconclusive'], {
     description: '`fail`: the control’s signal is absent or wrong. `inconclusive`: static HTML cannot decide (always a warning).',
   }),
@@ -19,11 +27,19 @@ const Finding = Type.Object({
     description: 'What matched (quoted, ≤ 200 characters) or what was looked for and not found. Never network detail (addresses, ranges, socket or TLS errors).',
   }),
   location: Type.Optional(Location),
+  occurrences: Type.Optional(
+    Type.Array(Occurrence, {
+      maxItems: 50,
+      description: '`wcag` only: the elements behind the finding (at most 50), each with the engine rule that decided it.',
+    }),
+  ),
+  rules: Type.Optional(Type.Array(Type.String(), { description: '`wcag` only: engine rule ids whose outcomes make up the finding (see the branch README).' })),
+  actRules: Type.Optional(Type.Array(Type.String(), { description: '`wcag` only: W3C ACT rule ids those engine rules implement.' })),
 });
 
 const CheckedControl = Type.Object({
   control: Type.String(),
-  framework: Type.String({ description: 'Framework function (AI governance: Govern, Map, Measure, Manage).' }),
+  framework: Type.String({ description: 'Framework function (AI governance: Govern, Map, Measure, Manage); for `wcag`, the WCAG version and level, e.g. `WCAG 2.1 Level A`.' }),
   requirement: Type.String(),
   outcome: Type.Enum(['pass', 'fail', 'inconclusive'], { description: '`pass` means a visible signal was found.' }),
   severity: Type.Enum(['error', 'warning'], { description: 'Severity a failure of this control carries.' }),
@@ -41,7 +57,7 @@ const AuditFacts = {
   id: Type.String({ format: 'uuid' }),
   url: Type.String({ description: 'The URL as requested (normalised by the WHATWG URL parser).' }),
   branch: Type.Enum([...BRANCHES]),
-  standard: Type.Optional(Type.Enum([...WCAG_STANDARDS], { description: 'Present for `wcag` only.' })),
+  standard: Type.Optional(Type.Enum([...WCAG_STANDARDS], { description: 'Present for `wcag` only: the standard applied (findings name only its criteria).' })),
   createdAt: Type.String({ format: 'date-time' }),
   totals: Totals,
 };
@@ -82,14 +98,70 @@ const EXAMPLE_AUDIT = {
   ],
 };
 
+const AiUse = Type.Object(
+  {
+    used: Type.Boolean({ description: 'Whether the AI judgement step ran.' }),
+    note: Type.String({ description: 'Why not, or what it judged.' }),
+  },
+  { description: '`wcag` only. Without an AI step, judgement criteria (1.1.1, 2.4.2, 2.4.4, 2.4.6, 3.1.1) are inconclusive warnings where they apply.' },
+);
+
+const EXAMPLE_WCAG_AUDIT = {
+  id: '5d0c9a51-3b7e-4c2a-8f0e-6a1b2c3d4e5f',
+  url: 'https://example.com/',
+  finalUrl: 'https://example.com/',
+  branch: 'wcag',
+  standard: 'WCAG21AA',
+  createdAt: '2026-03-01T10:05:00.000Z',
+  totals: { errors: 1, warnings: 1, inconclusive: 1 },
+  ai: { used: false, note: 'AI step not configured: judgement criteria (1.1.1, 2.4.2, 2.4.4, 2.4.6, 3.1.1) are inconclusive where they apply' },
+  findings: [
+    {
+      control: '4.1.2',
+      status: 'fail',
+      severity: 'error',
+      evidence: '2 failed (link-name 1, button-name 1): link has no accessible name; button has no accessible name',
+      location: { selector: 'html > body > nav > a:nth-of-type(3)', snippet: '<a href="/cart"><svg aria-hidden="true"></svg></a>' },
+      occurrences: [
+        { rule: 'link-name', selector: 'html > body > nav > a:nth-of-type(3)', snippet: '<a href="/cart"><svg aria-hidden="true"></svg></a>' },
+        { rule: 'button-name', selector: '#search > button', snippet: '<button><i class="icon-search"></i></button>' },
+      ],
+      rules: ['link-name', 'button-name'],
+      actRules: ['c487ae', '97a4e1'],
+    },
+    {
+      control: '2.4.2',
+      status: 'inconclusive',
+      severity: 'warning',
+      evidence: '1 cannot be decided from static HTML (no AI step configured) (page-title-descriptive 1): whether the title describes the page needs judgement',
+      location: { selector: 'html > head > title', snippet: '<title>Example shop</title>' },
+      occurrences: [{ rule: 'page-title-descriptive', selector: 'html > head > title', snippet: '<title>Example shop</title>' }],
+      rules: ['page-title-descriptive'],
+      actRules: ['c4a8a4'],
+    },
+  ],
+  controls: [
+    {
+      control: '2.4.2',
+      framework: 'WCAG 2.1 Level A',
+      requirement: '2.4.2 Page Titled',
+      outcome: 'inconclusive',
+      severity: 'error',
+      evidence: '1 cannot be decided from static HTML (no AI step configured) (page-title-descriptive 1): whether the title describes the page needs judgement',
+      location: { selector: 'html > head > title', snippet: '<title>Example shop</title>' },
+    },
+  ],
+};
+
 export const AuditResponse = Type.Object(
   {
     ...AuditFacts,
+    ai: Type.Optional(AiUse),
     finalUrl: Type.String({ description: 'The URL after redirects, whose HTML was analysed.' }),
     findings: Type.Array(Finding, { description: 'Failed and inconclusive controls. With includeWarnings=false, errors only.' }),
     controls: Type.Array(CheckedControl, { description: 'Every control that was checked, with its outcome, passes included.' }),
   },
-  { description: 'The audit as stored.', examples: [EXAMPLE_AUDIT] },
+  { description: 'The audit as stored.', examples: [EXAMPLE_WCAG_AUDIT, EXAMPLE_AUDIT] },
 );
 
 export const AuditSummaryBody = Type.Object(AuditFacts, { description: 'An audit without its findings and controls.' });
@@ -106,5 +178,11 @@ export function toAuditSummary(audit: AuditSummary) {
 }
 
 export function toAuditResponse(audit: AuditSnapshot) {
-  return { ...toAuditSummary(audit), finalUrl: audit.finalUrl, findings: audit.findings, controls: audit.controls };
+  return {
+    ...toAuditSummary(audit),
+    ...(audit.ai ? { ai: audit.ai } : {}),
+    finalUrl: audit.finalUrl,
+    findings: audit.findings,
+    controls: audit.controls,
+  };
 }

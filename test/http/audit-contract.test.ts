@@ -194,7 +194,6 @@ describe('400: body fails contract validation', () => {
     ['unknown standard', { standard: 'WCAG30', url: 'https://example.com/' }, { standard: 'must be one of WCAG21A, WCAG21AA, WCAG22AA' }],
     ['includeWarnings as a string', { branch: 'ai-governance', url: 'https://example.com/', includeWarnings: 'false' }, { includeWarnings: 'must be boolean' }],
     ['standard with another branch', { branch: 'ai-governance', url: 'https://example.com/', standard: 'WCAG21AA' }, { standard: 'is only allowed with branch wcag' }],
-    ['default branch (wcag) not available yet', { url: 'https://example.com/' }, { branch: 'branch wcag is not available yet' }],
   ];
   for (const [name, body, errors, headers] of rows) {
     test(name, async () => {

@@ -36,8 +36,8 @@ test('every request takes its slot before validation; the 11th gets 429 with Ret
   const { rawKey } = await createApiKey(database.db, 'sequential');
   const remaining: string[] = [];
   for (let i = 0; i < 10; i++) {
-    // Malformed, invalid and unavailable requests all count.
-    const payload = [`{bad`, '{}', JSON.stringify({ branch: 'wcag', url: 'https://example.com/' })][i % 3]!;
+    // Malformed and invalid requests all count (a standard with a branch other than wcag is invalid).
+    const payload = [`{bad`, '{}', JSON.stringify({ branch: 'privacy', standard: 'WCAG21AA', url: 'https://example.com/' })][i % 3]!;
     const response = await post(service.app, rawKey, payload);
     assert.equal(response.statusCode, 400);
     remaining.push(String(response.headers['ratelimit-remaining']));

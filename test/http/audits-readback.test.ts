@@ -40,6 +40,11 @@ const SCRIPTED_BANNER = `<!doctype html><html lang="en"><head><title>Glowbox</ti
 <script src="https://cdn.cookielaw.org/scripttemplates/otSDKStub.js" data-domain-script="0190d2f5"></script>
 </head><body><main><h1>Glowbox</h1></main><footer><a href="/privacy">Privacy notice</a></footer></body></html>`;
 
+// WCAG: failures with occurrences, inconclusive judgement criteria, and the AI note.
+const WCAG_PAGE = `<!doctype html><html lang="en"><head><title>Shop</title></head><body>
+<nav><a href="/"><img src="logo.png"></a><a href="/cart"></a></nav>
+<main><h1>Shop</h1><p style="color:#999;background:#fff">Faint text</p><button></button></main></body></html>`;
+
 const page = (body: string) => (_req: unknown, res: ServerResponse) => {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
   res.end(body);
@@ -60,6 +65,7 @@ before(async () => {
       '/privacy': page('<!doctype html><h1>Privacy Policy</h1><p>We process order data to deliver your goods.</p>'),
       '/tracked': page(TRACKED),
       '/scripted-banner': page(SCRIPTED_BANNER),
+      '/wcag': page(WCAG_PAGE),
       '/gone': (_req, res) => res.writeHead(404).end(),
     },
   });
@@ -148,6 +154,8 @@ describe('GET /api/v1/audits/{id} returns exactly what the 201 returned', () => 
     { branch: 'privacy', path: '/tracked', includeWarnings: true },
     { branch: 'privacy', path: '/tracked', includeWarnings: false },
     { branch: 'privacy', path: '/scripted-banner', includeWarnings: true },
+    { branch: 'wcag', path: '/wcag', includeWarnings: true },
+    { branch: 'wcag', path: '/wcag', includeWarnings: false },
   ];
   const created: Record<string, unknown>[] = [];
 
@@ -170,6 +178,8 @@ describe('GET /api/v1/audits/{id} returns exactly what the 201 returned', () => 
     assert.deepEqual(new Set(controls.map((c) => c.outcome)), new Set(['pass', 'fail', 'inconclusive']));
     const withoutWarnings = created.filter((_, i) => !cases[i]!.includeWarnings);
     assert.ok(withoutWarnings.every((a) => (a.findings as { severity: string }[]).every((f) => f.severity === 'error')));
+    const wcag = findings.filter((f) => (f as { occurrences?: unknown }).occurrences !== undefined);
+    assert.ok(wcag.length > 0, 'wcag findings with occurrences, rules and actRules');
   });
 });
 

@@ -35,6 +35,8 @@ const AuditRequestBody = Type.Object(
   {
     additionalProperties: false,
     examples: [
+      { url: 'https://example.com/' },
+      { branch: 'wcag', standard: 'WCAG22AA', url: 'https://example.com/checkout' },
       { branch: 'ai-governance', url: 'https://example.com/assistant' },
       { branch: 'privacy', url: 'https://example.com/', includeWarnings: false },
     ],
@@ -71,7 +73,7 @@ export function auditRoutes(deps: AuditRouteDeps) {
             201: withHeaders(AuditResponse, RATE_LIMIT_HEADERS),
             400: withHeaders(
               Type.Object(FieldErrorsBody.properties, {
-                description: 'The body breaks the contract, the branch is not available yet, or the URL’s host is itself non-public.',
+                description: 'The body breaks the contract (e.g. `standard` with a branch other than `wcag`), or the URL’s host is itself non-public.',
                 examples: [{ errors: { url: 'must be an absolute https URL' } }],
               }),
               RATE_LIMIT_HEADERS,

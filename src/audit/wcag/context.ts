@@ -1,0 +1,374 @@
+// The WCAG engine's view of one page: the shared page model (parsed once by page.ts) plus the
+// indexes every rule reads, built in one walk over the elements: elements by tag and by role,
+// ids, labels, the style cascade, whether each element is rendered, hidden from assistive
+// technology or visible, and (memoised, on demand) accessible names. No rule walks the whole
+// document itself; a rule reads these indexes and looks only at the elements it applies to.
+//
+// Three-valued answers: `Tri` is true, false or undefined (undecidable from the page alone, e.g.
+// a `display` set by a rule inside a viewport media query).
+import { isTag, isText, type AnyNode, type Element } from 'domhandler';
+import type { Location } from '../control.ts';
+import type { Page } from '../page.ts';
+import { locate } from '../page.ts';
+import { parentElement } from '../page/dom.ts';
+import { NOT_RENDERED } from '../page/visibility.ts';
+import { accessibleName } from './accname.ts';
+import { explicitRole, implicitRole, GLOBAL_PROPERTIES, roleDefinition } from './aria.ts';
+import { StyleIndex, UNKNOWN, parseLength } from './styles.ts';
+
+export type Tri = boolean | undefined;
+
+export function and(a: Tri, b: Tri): Tri {
+  if (a === false || b === false) return false;
+  return a === true && b === true ? true : undefined;
+}
+
+export function not(a: Tri): Tri {
+  return a === undefined ? undefined : !a;
+}
+
+/** Elements that may take focus by default (HTML's focusable areas), before `disabled` and `tabindex`. */
+const NATIVELY_FOCUSABLE = new Set(['button', 'select', 'textarea', 'iframe']);
+const DISABLEABLE = new Set(['button', 'input', 'select', 'textarea', 'fieldset', 'optgroup', 'option']);
+
+/** Per-element facts computed in the walk, parents before children. */
+interface ElementState {
+  /** Not `display: none` (self or ancestor) and not a never-rendered element. */
+  rendered: Tri;
+  /** Computed `visibility` is visible. */
+  visibilityVisible: Tri;
+  /** `aria-hidden="true"` on an inclusive ancestor. */
+  ariaHidden: boolean;
+  /** Inert or inside a disabled fieldset and the like: cannot take focus. */
+  inert: boolean;
+  /** Inside content that is positioned or clipped out of sight, or fully transparent. */
+  visuallyHidden: Tri;
+}
+
+export interface WcagOptions {
+  /** The document is HTML (false for the SVG and XML documents of the ACT test suite). */
+  html: boolean;
+}
+
+export class WcagContext {
+  readonly page: Page;
+  readonly html: boolean;
+  /** Every element in document order. */
+  readonly elements: readonly Element[];
+  readonly byTag = new Map<string, Element[]>();
+  readonly styles: StyleIndex;
+  /** `<label for=id>` by the id they point at. */
+  readonly labelsFor = new Map<string, Element[]>();
+  /** Every element carrying an attribute whose name starts with `aria-`. */
+  readonly ariaElements: Element[] = [];
+  /** Every element carrying a `role` attribute. */
+  readonly roleElements: Element[] = [];
+  /** Every element carrying a `style` attribute. */
+  readonly styledElements: Element[] = [];
+  /** Every element carrying a `lang` attribute (any namespace spelling), `<html>` included. */
+  readonly langElements: Element[] = [];
+  /** Elements that are focusable by markup (before hiddenness), in document order. */
+  readonly focusCandidates: Element[] = [];
+  readonly htmlElement: Element | null;
+  /** The page links style sheets (or imports them): CSS the service does not fetch may apply. */
+  readonly externalStyles: boolean;
+  private readonly state = new Map<Element, ElementState>();
+  private readonly roleMemo = new Map<Element, string | null>();
+  private readonly nameMemo = new Map<Element, string>();
+  private readonly byRoleMemo = new Map<string, Element[]>();
+
+  constructor(page: Page, options: WcagOptions) {
+    this.page = page;
+    this.html = options.html;
+    const elements: Element[] = [];
+    const styleTexts: string[] = [];
+    // One iterative walk: elements in document order, the indexes, the style sheets.
+    const stack: AnyNode[] = [...page.document.children].reverse();
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (!isTag(node)) continue;
+      elements.push(node);
+      const tag = node.name;
+      push(this.byTag, tag, node);
+      const attribs = node.attribs;
+      let hasAria = false;
+      for (const name in attribs) {
+        if (name.startsWith('aria-')) hasAria = true;
+        else if (name === 'lang' || name === 'xml:lang') {
+          if (this.langElements[this.langElements.length - 1] !== node) this.langElements.push(node);
+        }
+      }
+      if (hasAria) this.ariaElements.push(node);
+      if (attribs.role !== undefined) this.roleElements.push(node);
+      if (attribs.style !== undefined) this.styledElements.push(node);
+      if (tag === 'label' && attribs.for !== undefined) push(this.labelsFor, attribs.for, node);
+      if (tag === 'style') styleTexts.push(textOf(node));
+      if (this.markupFocusable(node)) this.focusCandidates.push(node);
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    }
+    this.elements = elements;
+    this.styles = new StyleIndex(styleTexts);
+    this.htmlElement = this.byTag.get('html')?.[0] ?? null;
+    this.externalStyles =
+      (this.byTag.get('link') ?? []).some((l) => /(?:^|\s)stylesheet(?:\s|$)/i.test(l.attribs.rel ?? '')) || styleTexts.some((t) => /@import\b/i.test(t));
+    for (const el of elements) this.state.set(el, this.computeState(el));
+  }
+
+  private computeState(el: Element): ElementState {
+    const parent = parentElement(el);
+    const up = parent === null ? undefined : this.state.get(parent);
+    const attribs = el.attribs;
+    // Most elements declare nothing the rules read: they take their parent's state as it is.
+    const styled = this.styles.declaresAny(el);
+    if (up !== undefined && !styled && !NOT_RENDERED.has(el.name) && parent!.name !== 'iframe' && el.name !== 'dialog' && attribs.hidden === undefined && attribs['aria-hidden'] === undefined && attribs.inert === undefined) {
+      return up;
+    }
+    let rendered: Tri = up?.rendered ?? true;
+    // An iframe's box is rendered; the markup inside it is fallback text that never is.
+    const fallback = parent !== null && parent.name === 'iframe';
+    if ((NOT_RENDERED.has(el.name) && el.name !== 'iframe') || fallback || el.name === 'head' || (el.name === 'dialog' && attribs.open === undefined)) rendered = false;
+    else if (rendered !== false) {
+      const display = this.styles.cascaded(el, 'display');
+      if (display === UNKNOWN) rendered = undefined;
+      else if (display !== undefined && display.value === 'none') rendered = false;
+      else if (attribs.hidden !== undefined && (display === undefined || display.value === 'none')) rendered = false;
+    }
+    const visibility = this.styles.cascaded(el, 'visibility');
+    let visibilityVisible: Tri = up?.visibilityVisible ?? true;
+    if (visibility === UNKNOWN) visibilityVisible = undefined;
+    else if (visibility !== undefined) {
+      if (visibility.value === 'hidden' || visibility.value === 'collapse') visibilityVisible = false;
+      else if (visibility.value === 'visible') visibilityVisible = true;
+    }
+    const ariaHidden = (up?.ariaHidden ?? false) || (attribs['aria-hidden'] ?? '').trim().toLowerCase() === 'true';
+    const inert = (up?.inert ?? false) || attribs.inert !== undefined;
+    let visuallyHidden: Tri = up?.visuallyHidden ?? false;
+    if (visuallyHidden !== true && styled) {
+      const own = this.hiddenByStyle(el);
+      visuallyHidden = own === true ? true : visuallyHidden === undefined || own === undefined ? undefined : false;
+    }
+    return { rendered, visibilityVisible, ariaHidden, inert, visuallyHidden };
+  }
+
+  /** Positioned off-screen, clipped to nothing, fully transparent or zero-sized with hidden overflow. */
+  private hiddenByStyle(el: Element): Tri {
+    const s = this.styles;
+    const values = ['position', 'clip', 'clip-path', 'left', 'top', 'opacity', 'width', 'height', 'overflow-x', 'text-indent', 'transform'].map((p) => s.cascaded(el, p));
+    if (values.every((v) => v === undefined)) return false;
+    const get = (i: number) => {
+      const v = values[i];
+      return v === UNKNOWN ? UNKNOWN : v?.value;
+    };
+    if (values.some((v) => v === UNKNOWN)) return undefined;
+    const position = get(0) as string | undefined;
+    const positioned = position === 'absolute' || position === 'fixed';
+    const clip = get(1) as string | undefined;
+    if (positioned && clip !== undefined && /^rect\(\s*(?:0|1px)[\s,]+(?:0|1px)[\s,]+(?:0|1px)[\s,]+(?:0|1px)\s*\)$/.test(clip)) return true;
+    const clipPath = get(2) as string | undefined;
+    if (clipPath !== undefined && /inset\(\s*50%|circle\(\s*0/.test(clipPath)) return true;
+    for (const i of [3, 4]) {
+      const offset = get(i) as string | undefined;
+      if (positioned && offset !== undefined) {
+        const px = parseLength(offset, 16, 1000);
+        if (px !== undefined && px <= -500) return true;
+      }
+    }
+    const opacity = get(5) as string | undefined;
+    if (opacity !== undefined && Number.parseFloat(opacity) === 0) return true;
+    const width = get(6) as string | undefined;
+    const height = get(7) as string | undefined;
+    const overflow = get(8) as string | undefined;
+    const zero = (v: string | undefined) => v !== undefined && parseLength(v, 16, 0) !== undefined && parseLength(v, 16, 0)! <= 1;
+    if ((zero(width) || zero(height)) && overflow === 'hidden') return true;
+    const indent = get(9) as string | undefined;
+    if (indent !== undefined) {
+      const px = parseLength(indent, 16, 1000);
+      if (px !== undefined && px <= -500) return true;
+    }
+    const transform = get(10) as string | undefined;
+    if (transform !== undefined && /scale\(\s*0\s*\)/.test(transform)) return true;
+    return false;
+  }
+
+  private stateOf(el: Element): ElementState {
+    return this.state.get(el) ?? { rendered: true, visibilityVisible: true, ariaHidden: false, inert: false, visuallyHidden: false };
+  }
+
+  /** Rendered with `visibility: visible`: hidden from nobody by CSS or the `hidden` attribute. */
+  isRendered(el: Element): Tri {
+    const s = this.stateOf(el);
+    return and(s.rendered, s.visibilityVisible);
+  }
+
+  /** Programmatically hidden: `display: none` or `aria-hidden="true"` on an inclusive ancestor, or not visibility visible. */
+  isProgrammaticallyHidden(el: Element): Tri {
+    const s = this.stateOf(el);
+    if (s.ariaHidden) return true;
+    return not(and(s.rendered, s.visibilityVisible));
+  }
+
+  /** Included in the accessibility tree. */
+  isIncluded(el: Element): Tri {
+    return not(this.isProgrammaticallyHidden(el));
+  }
+
+  /** Whether the element's own box would be seen: rendered and not positioned, clipped or faded out of sight. */
+  isVisible(el: Element): Tri {
+    const s = this.stateOf(el);
+    return and(and(s.rendered, s.visibilityVisible), not(s.visuallyHidden));
+  }
+
+  /**
+   * The semantic role: the explicit role, unless presentational-roles conflict resolution
+   * applies (a focusable element or one with a global ARIA property keeps its implicit role);
+   * otherwise the implicit role.
+   */
+  role(el: Element): string | null {
+    if (this.roleMemo.has(el)) return this.roleMemo.get(el)!;
+    const explicit = explicitRole(el);
+    let role: string | null;
+    if ((explicit === 'none' || explicit === 'presentation') && (this.isFocusable(el) || this.hasGlobalAria(el))) {
+      role = implicitRole(el, (a) => this.role(a));
+    } else role = explicit ?? implicitRole(el, (a) => this.role(a));
+    // An img with alt="" that is focusable or carries global ARIA is an img, not presentation.
+    if (role === 'presentation' && explicit === null && (this.isFocusable(el) || this.hasGlobalAria(el))) role = 'img';
+    this.roleMemo.set(el, role);
+    return role;
+  }
+
+  /** Carries a global ARIA state or property (aria-hidden aside): presentational conflict resolution then keeps the implicit role. */
+  hasGlobalAria(el: Element): boolean {
+    for (const name in el.attribs) if (name !== 'aria-hidden' && GLOBAL_PROPERTIES.has(name)) return true;
+    return false;
+  }
+
+  /** Elements whose semantic role is `role`, in document order (one pass over the elements, memoised per role). */
+  withRole(role: string): readonly Element[] {
+    let list = this.byRoleMemo.get(role);
+    if (list === undefined) {
+      if (this.byRoleMemo.size === 0) {
+        for (const el of this.elements) {
+          const r = this.role(el);
+          if (r !== null) push(this.byRoleMemo, r, el);
+        }
+        this.byRoleMemo.set('\u0000indexed', []);
+      }
+      list = this.byRoleMemo.get(role) ?? [];
+    }
+    return list;
+  }
+
+  private orderMemo: Map<Element, number> | undefined;
+  /** Each element's position in document order (built once, on first use). */
+  order(): ReadonlyMap<Element, number> {
+    if (this.orderMemo === undefined) this.orderMemo = new Map(this.elements.map((el, i) => [el, i]));
+    return this.orderMemo;
+  }
+
+  tagged(tag: string): readonly Element[] {
+    return this.byTag.get(tag) ?? [];
+  }
+
+  /** The accessible name (memoised). */
+  name(el: Element): string {
+    let name = this.nameMemo.get(el);
+    if (name === undefined) {
+      name = accessibleName(this, el);
+      this.nameMemo.set(el, name);
+    }
+    return name;
+  }
+
+  /** `tabindex` parsed by HTML's rules for integers; null when absent or unparseable. */
+  tabindex(el: Element): number | null {
+    const raw = el.attribs.tabindex;
+    if (raw === undefined) return null;
+    const match = /^\s*([+-]?\d+)/.exec(raw);
+    return match === null ? null : Number.parseInt(match[1]!, 10);
+  }
+
+  private markupFocusable(el: Element): boolean {
+    if (el.attribs.tabindex !== undefined && this.tabindex(el) !== null) return true;
+    if (el.attribs.contenteditable !== undefined && el.attribs.contenteditable.toLowerCase() !== 'false') return true;
+    const tag = el.name;
+    if (NATIVELY_FOCUSABLE.has(tag)) return true;
+    if (tag === 'input') return (el.attribs.type ?? '').trim().toLowerCase() !== 'hidden';
+    if ((tag === 'a' || tag === 'area') && el.attribs.href !== undefined) return true;
+    if ((tag === 'audio' || tag === 'video') && el.attribs.controls !== undefined) return true;
+    if (tag === 'summary') return parentElement(el)?.name === 'details';
+    return false;
+  }
+
+  private isDisabled(el: Element): boolean {
+    if (!DISABLEABLE.has(el.name)) return false;
+    if (el.attribs.disabled !== undefined) return true;
+    for (let a = parentElement(el); a !== null; a = parentElement(a)) {
+      if (a.name === 'fieldset' && a.attribs.disabled !== undefined) {
+        const legend = a.children.find((c): c is Element => isTag(c) && c.name === 'legend');
+        return legend === undefined || !contains(legend, el);
+      }
+    }
+    return false;
+  }
+
+  /** Focusable: can receive focus (by markup, not disabled, not inert, rendered). */
+  isFocusable(el: Element): Tri {
+    if (!this.markupFocusable(el)) return false;
+    if (this.isDisabled(el) || this.stateOf(el).inert) return false;
+    return this.isRendered(el);
+  }
+
+  /** Part of sequential focus navigation: focusable with no negative tabindex. */
+  inSequentialFocus(el: Element): Tri {
+    const focusable = this.isFocusable(el);
+    if (focusable === false) return false;
+    const tabindex = this.tabindex(el);
+    if (tabindex !== null && tabindex < 0) return false;
+    if (tabindex === null && !this.nativelySequential(el)) return false;
+    return focusable;
+  }
+
+  private nativelySequential(el: Element): boolean {
+    const tag = el.name;
+    if (NATIVELY_FOCUSABLE.has(tag) || tag === 'input' || tag === 'summary') return true;
+    if ((tag === 'a' || tag === 'area') && el.attribs.href !== undefined) return true;
+    if ((tag === 'audio' || tag === 'video') && el.attribs.controls !== undefined) return true;
+    return el.attribs.contenteditable !== undefined && el.attribs.contenteditable.toLowerCase() !== 'false';
+  }
+
+  /** Whether the role's definition says its children are presentational (button, img, checkbox, …). */
+  childrenPresentational(role: string | null): boolean {
+    return role !== null && roleDefinition(role)?.childrenPresentational === true;
+  }
+
+  locate(el: Element): Location {
+    return locate(this.page, el);
+  }
+
+  /** The first element with this id, as getElementById finds it. */
+  byId(id: string): Element | undefined {
+    return this.page.ids.get(id)?.[0];
+  }
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
+export function contains(ancestor: Element, el: Element): boolean {
+  for (let node: Element | null = el; node !== null; node = parentElement(node)) if (node === ancestor) return true;
+  return false;
+}
+
+export function textOf(el: Element): string {
+  let text = '';
+  const stack: AnyNode[] = [...el.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isText(node)) text += node.data;
+    else if (isTag(node)) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+  return text;
+}

@@ -1,0 +1,22 @@
+// ACT ffd0e9: a heading has a non-empty accessible name. ACT maps the rule to ARIA's name
+// computation only; an empty heading announces structure with nothing in it, so here it counts
+// against 1.3.1 (the structure conveyed is not in the content) and 2.4.6 (the heading describes
+// no topic).
+import { failed, passed, cantTell, type WcagRule } from './rule.ts';
+
+export const headingName: WcagRule = {
+  id: 'heading-name',
+  actRules: ['ffd0e9'],
+  criteria: ['1.3.1', '2.4.6'],
+  applicability: 'An element with the semantic role heading, included in the accessibility tree.',
+  expectation: 'It has a non-empty accessible name.',
+  *evaluate(ctx) {
+    for (const el of ctx.withRole('heading')) {
+      const included = ctx.isIncluded(el);
+      if (included === false) continue;
+      if (ctx.name(el) !== '') yield passed(el);
+      else if (included === undefined) yield cantTell(el, 'empty heading whose visibility depends on CSS the page does not decide');
+      else yield failed(el, 'the heading has no accessible name');
+    }
+  },
+};

@@ -1,0 +1,60 @@
+// Time-based media and motion (WCAG 1.2.x, 1.4.2, 2.2.2): static HTML shows where such content
+// is, not whether its captions, descriptions, alternatives or controls suffice; that takes the
+// media itself and a person. Each occurrence is cantTell, so the criterion is reported as
+// inconclusive exactly where it applies.
+import { cantTell, type WcagRule } from './rule.ts';
+
+export const videoAlternatives: WcagRule = {
+  id: 'video-alternatives',
+  actRules: ['eac66b', 'f51b46', 'c5a4ea', '1ec09b', '1ea59c', 'c3232f', 'ab4d13', 'fd26cf', 'd7ba54', 'ee13b5'],
+  criteria: ['1.2.1', '1.2.2', '1.2.3', '1.2.5'],
+  applicability: 'A rendered `<video>` element.',
+  expectation: 'Captions, audio description or a media alternative are provided (needs the media).',
+  *evaluate(ctx) {
+    for (const el of ctx.tagged('video')) {
+      if (ctx.isRendered(el) === false) continue;
+      const tracks = el.children.filter((c) => c.type === 'tag' && (c as import('domhandler').Element).name === 'track').length;
+      yield cantTell(el, tracks > 0 ? 'a video with text tracks: whether they caption and describe it needs the media' : 'a video: captions, description or an alternative need the media to check');
+    }
+  },
+};
+
+export const audioAlternatives: WcagRule = {
+  id: 'audio-alternatives',
+  actRules: ['e7aa44', '2eb176', 'afb423'],
+  criteria: ['1.2.1'],
+  applicability: 'A rendered `<audio>` element.',
+  expectation: 'A transcript or text alternative is provided (needs the media).',
+  *evaluate(ctx) {
+    for (const el of ctx.tagged('audio')) {
+      if (ctx.isRendered(el) !== false || el.attribs.controls !== undefined) yield cantTell(el, 'audio: whether a transcript is provided needs the media');
+    }
+  },
+};
+
+export const autoplayAudio: WcagRule = {
+  id: 'autoplay-audio',
+  actRules: ['80f0bf', 'aaa1bf', '4c31df'],
+  criteria: ['1.4.2'],
+  applicability: 'An `<audio>` or `<video>` that plays automatically and is not muted.',
+  expectation: 'It plays no more than 3 seconds of audio, or offers a way to pause or mute it (needs the media).',
+  *evaluate(ctx) {
+    for (const tag of ['audio', 'video']) {
+      for (const el of ctx.tagged(tag)) {
+        if (el.attribs.autoplay === undefined || el.attribs.muted !== undefined) continue;
+        yield cantTell(el, 'media plays automatically: how long its audio lasts and how to stop it needs the media');
+      }
+    }
+  },
+};
+
+export const movingContent: WcagRule = {
+  id: 'moving-content',
+  actRules: [],
+  criteria: ['2.2.2'],
+  applicability: 'A `<marquee>` or `<blink>` element.',
+  expectation: 'The motion can be paused, stopped or hidden (needs interaction).',
+  *evaluate(ctx) {
+    for (const tag of ['marquee', 'blink']) for (const el of ctx.tagged(tag)) if (ctx.isRendered(el) !== false) yield cantTell(el, `<${tag}> moves content: whether it can be paused needs interaction`);
+  },
+};

@@ -1,0 +1,624 @@
+// The CSS the page itself carries (`<style>` elements and `style` attributes), cascaded per
+// element for the few properties the rules read. Linked style sheets are never fetched, so the
+// answer is only as complete as the page: a property that a rule in an undecidable context
+// (a viewport media query, `@supports`, a selector css-select cannot evaluate) may set on an
+// element is UNKNOWN there, and the rules reading it answer cantTell.
+//
+// Cost: every rule is indexed once by the key of its rightmost compound selector (id, class,
+// tag or universal), as browsers do, so an element is only matched against rules that could
+// apply to it; results are memoised per element.
+import * as csstree from 'css-tree';
+import { compile } from 'css-select';
+import type { Element } from 'domhandler';
+import { parentElement } from '../page/dom.ts';
+
+/** The properties read by the rules; declarations of any other property are dropped at parse time. */
+const READ: ReadonlySet<string> = new Set([
+  'display', 'visibility', 'color', 'background-color', 'background-image', 'background', 'font-size', 'font-weight',
+  'letter-spacing', 'word-spacing', 'line-height', 'position', 'clip', 'clip-path', 'left', 'top', 'right',
+  'text-indent', 'opacity', 'transform', 'rotate', 'overflow', 'overflow-x', 'overflow-y', 'width', 'height', 'font',
+  'text-shadow', 'filter', 'mix-blend-mode', 'content', 'max-width', 'font-family',
+]);
+
+/** Properties whose value an element takes from its parent when it sets none. */
+const INHERITED: ReadonlySet<string> = new Set([
+  'visibility', 'color', 'font-size', 'font-weight', 'letter-spacing', 'word-spacing', 'line-height', 'text-indent', 'text-shadow', 'font-family',
+]);
+
+export const UNKNOWN = Symbol('unknown');
+const NOTHING: ReadonlyMap<string, Cascaded> = new Map<string, Cascaded>();
+export type Cascaded = { value: string; important: boolean; inline: boolean } | typeof UNKNOWN | undefined;
+
+interface Declaration {
+  property: string;
+  value: string;
+  important: boolean;
+}
+
+interface IndexedSelector {
+  readonly match: (el: Element) => boolean;
+  /** Hash bits of the ids, classes and tags the selector needs among the element's ancestors. */
+  readonly ancestors: Uint32Array | null;
+  /** Specificity packed as ids·10⁶ + classes·10³ + types. */
+  specificity: number;
+  order: number;
+  declarations: readonly Declaration[];
+  /** The rule sits in a context static HTML cannot decide (or its selector cannot be evaluated): it makes its properties UNKNOWN wherever it may match. */
+  undecidable: boolean;
+}
+
+/** A style rule inside `@media`, kept with its condition for the rules that read media features (orientation). */
+export interface ConditionalRule {
+  media: string;
+  selector: string;
+  match: (el: Element) => boolean;
+  declarations: readonly Declaration[];
+}
+
+const STATE_PSEUDO_CLASSES = new Set([
+  'hover', 'focus', 'focus-within', 'focus-visible', 'active', 'visited', 'target', 'checked', 'invalid', 'valid', 'user-invalid',
+  'placeholder-shown', 'autofill', 'before', 'after', 'first-line', 'first-letter',
+]);
+
+function hasStatePseudo(selector: csstree.Selector): boolean {
+  let found = false;
+  csstree.walk(selector, (node) => {
+    if (node.type === 'PseudoElementSelector') found = true;
+    else if (node.type === 'PseudoClassSelector' && (STATE_PSEUDO_CLASSES.has(node.name.toLowerCase()) || node.name.startsWith('-'))) found = true;
+  });
+  return found;
+}
+
+/**
+ * The sheet cut into top-level statements (a rule, an at-rule with its block, an `@import;`),
+ * skipping comments and respecting strings, so each can be parsed on its own.
+ */
+export function topLevelChunks(text: string): string[] {
+  const chunks: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2f /* / */ && text.charCodeAt(i + 1) === 0x2a /* * */) {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 1;
+    } else if (c === 0x22 || c === 0x27) {
+      // A string ends at its quote, or at the line end (an unterminated string).
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c /* \ */) i++;
+        else if (d === c || d === 0x0a) break;
+      }
+    } else if (c === 0x7b /* { */) depth++;
+    else if (c === 0x7d /* } */) {
+      if (depth > 0) depth--;
+      if (depth === 0) {
+        chunks.push(text.slice(start, i + 1));
+        start = i + 1;
+      }
+    } else if (c === 0x3b /* ; */ && depth === 0 && /^(?:\s|\/\*[\s\S]*?\*\/)*@/.test(text.slice(start, i))) {
+      // Only an at-rule (`@import …;`) ends at a semicolon; a style rule's prelude runs to its block.
+      chunks.push(text.slice(start, i + 1));
+      start = i + 1;
+    }
+  }
+  if (start < text.length && text.slice(start).trim() !== '') chunks.push(text.slice(start));
+  return chunks;
+}
+
+export class StyleIndex {
+  private readonly byId = new Map<string, IndexedSelector[]>();
+  private readonly byClass = new Map<string, IndexedSelector[]>();
+  private readonly byTag = new Map<string, IndexedSelector[]>();
+  private readonly universal: IndexedSelector[] = [];
+  private readonly memo = new Map<Element, ReadonlyMap<string, Cascaded>>();
+  private readonly fontSizeMemo = new Map<Element, number | typeof UNKNOWN>();
+  readonly conditional: ConditionalRule[] = [];
+  private order = 0;
+
+  constructor(styleTexts: readonly string[]) {
+    for (const text of styleTexts) this.addSheet(text);
+  }
+
+  private addSheet(text: string): void {
+    this.addStatements(text, { undecidable: false, media: null });
+  }
+
+  /**
+   * The sheet's statements, split by a small scanner (strings, comments, nesting) rather than
+   * css-tree's full parse: declarations are kept as raw text, so only selectors need a parser,
+   * and only for rules that declare a property the rules read. On large sheets the full parse
+   * was most of the analysis time, and css-tree renders a source excerpt for every recoverable
+   * error by scanning its whole input (quadratic over a sheet full of IE hacks).
+   */
+  private addStatements(text: string, context: { undecidable: boolean; media: string | null }): void {
+    for (const chunk of topLevelChunks(text)) {
+      const open = blockStart(chunk);
+      if (open < 0) continue; // @import, @charset, or garbage: nothing a rule here reads
+      const prelude = stripComments(chunk.slice(0, open)).trim();
+      const close = chunk.lastIndexOf('}');
+      const body = chunk.slice(open + 1, close > open ? close : chunk.length);
+      if (prelude.startsWith('@')) {
+        const name = /^@([\w-]+)/.exec(prelude)?.[1]?.toLowerCase() ?? '';
+        const condition = prelude.slice(name.length + 1).trim().toLowerCase();
+        if (name === 'media') {
+          const applies = mediaApplies(condition);
+          if (applies === false) continue;
+          this.addStatements(body, { undecidable: context.undecidable || applies === undefined, media: applies === undefined ? condition : context.media });
+        } else if (name === 'layer') this.addStatements(body, context);
+        else if (name === 'supports' || name === 'container' || name === 'scope' || name === 'document') {
+          this.addStatements(body, { ...context, undecidable: true });
+        }
+        // @font-face, @keyframes, @page, @property: nothing a rule here reads.
+        continue;
+      }
+      this.addRule(prelude, body, context);
+    }
+  }
+
+  private addRule(prelude: string, body: string, context: { undecidable: boolean; media: string | null }): void {
+    const declarations = parseDeclarations(body);
+    if (declarations.length === 0) return;
+    // A selector list with any invalid part is dropped whole, as browsers do (css-tree would recover
+    // and keep a fragment: `.a&gt; section` must not become `section`).
+    let invalid = false;
+    let selectors: csstree.CssNode;
+    try {
+      selectors = csstree.parse(prelude, { context: 'selectorList', onParseError: () => (invalid = true) });
+    } catch {
+      return;
+    }
+    if (invalid || selectors.type !== 'SelectorList') return;
+    let raw = false;
+    csstree.walk(selectors, (node) => {
+      if (node.type === 'Raw') raw = true;
+    });
+    if (raw) return;
+    selectors.children.forEach((selector) => {
+      if (selector.type !== 'Selector') return;
+      // State and pseudo-element rules do not apply to the page as served (nothing is hovered or focused).
+      if (hasStatePseudo(selector)) return;
+      // Compiled on first use: most selectors of a large sheet never meet an element they could match.
+      let compiled: ((el: Element) => boolean) | undefined;
+      const indexed: IndexedSelector = {
+        ancestors: ancestorKeys(selector),
+        match: (el) => {
+          if (compiled === undefined) {
+            try {
+              const fn = compile(csstree.generate(selector));
+              compiled = (e) => fn(e);
+            } catch {
+              // A selector css-select cannot evaluate may match anything: what it sets is undecidable.
+              indexed.undecidable = true;
+              compiled = () => true;
+            }
+          }
+          return compiled(el);
+        },
+        specificity: specificityOf(selector),
+        order: this.order++,
+        declarations,
+        undecidable: context.undecidable,
+      };
+      const match = indexed.match;
+      const text = context.media === null ? '' : csstree.generate(selector);
+      if (context.media !== null) this.conditional.push({ media: context.media, selector: text, match, declarations });
+      this.index(selector, indexed);
+    });
+  }
+
+  private index(selector: csstree.Selector, indexed: IndexedSelector): void {
+    // The rightmost compound: the nodes after the last combinator.
+    let id: string | undefined;
+    let cls: string | undefined;
+    let tag: string | undefined;
+    selector.children.forEach((node) => {
+      if (node.type === 'Combinator') {
+        id = cls = tag = undefined;
+      } else if (node.type === 'IdSelector') id = node.name;
+      else if (node.type === 'ClassSelector') cls = node.name;
+      else if (node.type === 'TypeSelector' && node.name !== '*') tag = node.name.toLowerCase();
+    });
+    if (id !== undefined) push(this.byId, id, indexed);
+    else if (cls !== undefined) push(this.byClass, cls, indexed);
+    else if (tag !== undefined) push(this.byTag, tag, indexed);
+    else this.universal.push(indexed);
+  }
+
+  private readonly maskMemo = new Map<Element, Uint32Array>();
+
+  /** Hash bits of every id, class and tag among the element's ancestors (memoised down the tree). */
+  private ancestorMask(el: Element): Uint32Array {
+    const chain: Element[] = [];
+    let node = parentElement(el);
+    let base: Uint32Array = EMPTY_MASK;
+    while (node !== null) {
+      const memo = this.maskMemo.get(node);
+      if (memo !== undefined) {
+        base = memo;
+        break;
+      }
+      chain.push(node);
+      node = parentElement(node);
+    }
+    // Masks for the chain from the top down: an ancestor's mask is its parent's plus the parent's own tokens.
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const ancestor = chain[i]!;
+      const parent = parentElement(ancestor);
+      const mask = Uint32Array.from(base);
+      if (parent !== null) addTokens(mask, parent);
+      this.maskMemo.set(ancestor, mask);
+      base = mask;
+    }
+    const parent = parentElement(el);
+    if (parent === null) return EMPTY_MASK;
+    const mask = Uint32Array.from(this.maskMemo.get(parent)!);
+    addTokens(mask, parent);
+    return mask;
+  }
+
+  /** Whether any rule or the style attribute declares, on this element, a property the rules read. */
+  declaresAny(el: Element): boolean {
+    let values = this.memo.get(el);
+    if (values === undefined) {
+      values = this.cascadeAll(el);
+      this.memo.set(el, values);
+    }
+    return values.size > 0;
+  }
+
+  /** The cascaded (specified, not inherited) value of `property` on `el`; UNKNOWN when the page cannot decide it. */
+  cascaded(el: Element, property: string): Cascaded {
+    let values: ReadonlyMap<string, Cascaded> | undefined = this.memo.get(el);
+    if (values === undefined) {
+      values = this.cascadeAll(el);
+      this.memo.set(el, values);
+    }
+    return values.get(property);
+  }
+
+  /** The cascaded value from rules that apply unconditionally (rules in undecidable contexts left out). */
+  unconditional(el: Element, property: string): Cascaded {
+    return this.cascadeAll(el, true).get(property);
+  }
+
+  private cascadeAll(el: Element, skipUndecidable = false): ReadonlyMap<string, Cascaded> {
+    const style = el.attribs.style;
+    if (this.order === 0 && (style === undefined || style.trim() === '')) return NOTHING;
+    const candidates: IndexedSelector[] = [...this.universal];
+    const id = el.attribs.id;
+    if (id !== undefined) candidates.push(...(this.byId.get(id) ?? []));
+    const classes = el.attribs.class;
+    if (classes !== undefined) for (const c of classes.split(/\s+/)) if (c !== '') candidates.push(...(this.byClass.get(c) ?? []));
+    candidates.push(...(this.byTag.get(el.name) ?? []));
+    const winners = new Map<string, { d: Declaration; rank: number; inline: boolean }>();
+    const unknown = new Set<string>();
+    let ancestors: Uint32Array | null = null;
+    for (const candidate of candidates) {
+      // Like a browser's Bloom filter: a selector needing an ancestor token no ancestor has cannot match.
+      if (candidate.ancestors !== null) {
+        ancestors ??= this.ancestorMask(el);
+        if (!covers(ancestors, candidate.ancestors)) continue;
+      }
+      if (!candidate.match(el)) continue;
+      for (const d of candidate.declarations) {
+        for (const property of expand(d.property)) {
+          if (candidate.undecidable) {
+            if (!skipUndecidable) unknown.add(property);
+            continue;
+          }
+          // Rank: importance, then specificity, then order (inline styles rank above every sheet rule).
+          const rank = (d.important ? 2e15 : 0) + candidate.specificity * 1e5 + candidate.order;
+          const current = winners.get(property);
+          if (current === undefined || rank >= current.rank) winners.set(property, { d, rank, inline: false });
+        }
+      }
+    }
+    if (style !== undefined && style.trim() !== '') {
+      for (const d of parseDeclarations(style)) {
+        for (const property of expand(d.property)) {
+          const rank = (d.important ? 2e15 : 0) + 1.5e15;
+          const current = winners.get(property);
+          if (current === undefined || rank >= current.rank) winners.set(property, { d, rank, inline: true });
+        }
+      }
+    }
+    const out = new Map<string, Cascaded>();
+    for (const property of unknown) out.set(property, UNKNOWN);
+    for (const [property, { d, inline }] of winners) {
+      // An undecidable rule could still lose to a declared !important one.
+      if (unknown.has(property) && !d.important) continue;
+      out.set(property, { value: longhandValue(d, property), important: d.important, inline });
+    }
+    return out;
+  }
+
+  /** The value in effect: cascaded, else inherited (for inherited properties), else undefined (the initial value). */
+  computed(el: Element, property: string): string | typeof UNKNOWN | undefined {
+    for (let node: Element | null = el; node !== null; node = parentElement(node)) {
+      const c = this.cascaded(node, property);
+      if (c === UNKNOWN) return UNKNOWN;
+      if (c !== undefined && c.value !== 'inherit' && c.value !== 'unset' && c.value !== 'revert') {
+        return c.value === 'initial' ? undefined : c.value;
+      }
+      if (c === undefined && !INHERITED.has(property)) return undefined;
+    }
+    return undefined;
+  }
+
+  /** Computed font size in px (16px root default); UNKNOWN when a size on the way is undecidable or not absolute. */
+  fontSize(el: Element | null): number | typeof UNKNOWN {
+    if (el === null) return 16;
+    const memo = this.fontSizeMemo.get(el);
+    if (memo !== undefined) return memo;
+    // Iterative over ancestors first so deep pages cannot overflow the stack.
+    const chain: Element[] = [];
+    for (let node: Element | null = el; node !== null && !this.fontSizeMemo.has(node); node = parentElement(node)) chain.push(node);
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const node = chain[i]!;
+      const parent = parentElement(node);
+      const parentSize = parent === null ? 16 : this.fontSizeMemo.get(parent)!;
+      this.fontSizeMemo.set(node, sizeOf(this.cascaded(node, 'font-size'), parentSize, node.name));
+    }
+    return this.fontSizeMemo.get(el)!;
+  }
+}
+
+const MASK_WORDS = 4;
+const EMPTY_MASK = new Uint32Array(MASK_WORDS);
+
+function hashToken(token: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), 16777619);
+  return (h >>> 0) % (MASK_WORDS * 32);
+}
+
+function setBit(mask: Uint32Array, token: string): void {
+  const bit = hashToken(token);
+  mask[bit >>> 5]! |= 1 << (bit & 31);
+}
+
+function addTokens(mask: Uint32Array, el: Element): void {
+  setBit(mask, el.name);
+  const id = el.attribs.id;
+  if (id !== undefined && id !== '') setBit(mask, `#${id}`);
+  const classes = el.attribs.class;
+  if (classes !== undefined) for (const c of classes.split(/\s+/)) if (c !== '') setBit(mask, `.${c}`);
+}
+
+function covers(have: Uint32Array, need: Uint32Array): boolean {
+  for (let i = 0; i < MASK_WORDS; i++) if ((need[i]! & ~have[i]!) !== 0) return false;
+  return true;
+}
+
+/**
+ * Tokens the subject's ancestors must carry: one key (id, else class, else tag) of each compound
+ * followed by a descendant or child combinator. Null when there are none.
+ */
+function ancestorKeys(selector: csstree.Selector): Uint32Array | null {
+  const compounds: Array<{ key: string | undefined; combinator: string | undefined }> = [];
+  let current: { id?: string; cls?: string; tag?: string } = {};
+  const close = (combinator: string | undefined) => {
+    compounds.push({ key: current.id !== undefined ? `#${current.id}` : current.cls !== undefined ? `.${current.cls}` : current.tag, combinator });
+    current = {};
+  };
+  selector.children.forEach((node) => {
+    if (node.type === 'Combinator') close(node.name);
+    else if (node.type === 'IdSelector') current.id ??= node.name;
+    else if (node.type === 'ClassSelector') current.cls ??= node.name;
+    else if (node.type === 'TypeSelector' && node.name !== '*') current.tag ??= node.name.toLowerCase();
+  });
+  const mask = new Uint32Array(MASK_WORDS);
+  let any = false;
+  for (const { key, combinator } of compounds) {
+    if (key === undefined || (combinator !== ' ' && combinator !== '>')) continue;
+    setBit(mask, key);
+    any = true;
+  }
+  return any ? mask : null;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
+const HEADING_SIZE: Readonly<Record<string, number>> = { h1: 2, h2: 1.5, h3: 1.17, h4: 1, h5: 0.83, h6: 0.67 };
+
+function sizeOf(c: Cascaded, parent: number | typeof UNKNOWN, tag: string): number | typeof UNKNOWN {
+  if (c === UNKNOWN || parent === UNKNOWN) return UNKNOWN;
+  if (c === undefined || c.value === 'inherit') {
+    const factor = HEADING_SIZE[tag];
+    return factor === undefined ? parent : parent * factor;
+  }
+  const length = parseLength(c.value, parent, 16);
+  if (length !== undefined) return length;
+  const keyword = FONT_SIZE_KEYWORDS[c.value];
+  if (keyword !== undefined) return keyword;
+  if (c.value === 'smaller') return parent / 1.2;
+  if (c.value === 'larger') return parent * 1.2;
+  return UNKNOWN;
+}
+
+const FONT_SIZE_KEYWORDS: Readonly<Record<string, number>> = {
+  'xx-small': 9, 'x-small': 10, small: 13, medium: 16, large: 18, 'x-large': 24, 'xx-large': 32, 'xxx-large': 48,
+};
+
+/** A CSS length in px: `px`, `pt`, `em`, `rem`, `%` (of `percentOf`), unitless 0. Undefined for anything relative to layout. */
+export function parseLength(value: string, em: number, percentOf: number): number | undefined {
+  const match = /^(-?(?:\d+\.?\d*|\.\d+))(px|pt|pc|in|cm|mm|em|rem|%|q)?$/.exec(value.trim());
+  if (match === null) return undefined;
+  const n = Number(match[1]);
+  switch (match[2]) {
+    case undefined:
+      return n === 0 ? 0 : undefined;
+    case 'px':
+      return n;
+    case 'pt':
+      return (n * 4) / 3;
+    case 'pc':
+      return n * 16;
+    case 'in':
+      return n * 96;
+    case 'cm':
+      return (n * 96) / 2.54;
+    case 'mm':
+      return (n * 96) / 25.4;
+    case 'q':
+      return (n * 96) / 101.6;
+    case 'em':
+      return n * em;
+    case 'rem':
+      return n * 16;
+    case '%':
+      return (n * percentOf) / 100;
+  }
+  return undefined;
+}
+
+/** Declarations of a `style` attribute or a rule's block, READ properties only, in order. */
+export function parseDeclarations(text: string): Declaration[] {
+  const out: Declaration[] = [];
+  for (const raw of splitTopLevel(stripComments(text), 0x3b /* ; */)) {
+    // A nested rule (CSS nesting) is not a declaration of this element.
+    if (raw.includes('{')) continue;
+    const colon = raw.indexOf(':');
+    if (colon < 0) continue;
+    const property = raw.slice(0, colon).trim().toLowerCase();
+    if (!READ.has(property)) continue;
+    let value = raw.slice(colon + 1).trim();
+    const important = /!\s*important\s*$/i.test(value);
+    if (important) value = value.replace(/!\s*important\s*$/i, '').trim();
+    if (value === '') continue;
+    out.push({ property, value: value.toLowerCase(), important });
+  }
+  return out;
+}
+
+/** Splits on `separator` outside strings, parentheses and brackets. */
+function splitTopLevel(text: string, separator: number): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 || c === 0x27) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === c || d === 0x0a) break;
+      }
+    } else if (c === 0x28 || c === 0x5b) depth++;
+    else if ((c === 0x29 || c === 0x5d) && depth > 0) depth--;
+    else if (c === separator && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+/** The offset of a statement's opening brace (outside strings and comments), or -1. */
+function blockStart(chunk: string): number {
+  for (let i = 0; i < chunk.length; i++) {
+    const c = chunk.charCodeAt(i);
+    if (c === 0x2f && chunk.charCodeAt(i + 1) === 0x2a) {
+      const end = chunk.indexOf('*/', i + 2);
+      if (end < 0) return -1;
+      i = end + 1;
+    } else if (c === 0x22 || c === 0x27) {
+      for (i++; i < chunk.length; i++) {
+        const d = chunk.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === c || d === 0x0a) break;
+      }
+    } else if (c === 0x7b) return i;
+  }
+  return -1;
+}
+
+function stripComments(css: string): string {
+  let start = css.indexOf('/*');
+  if (start < 0) return css;
+  let out = '';
+  let from = 0;
+  while (start >= 0) {
+    out += css.slice(from, start);
+    const end = css.indexOf('*/', start + 2);
+    if (end < 0) return out;
+    from = end + 2;
+    start = css.indexOf('/*', from);
+  }
+  return out + css.slice(from);
+}
+
+/** The longhands a shorthand sets that the rules read. */
+function expand(property: string): readonly string[] {
+  if (property === 'background') return ['background-color', 'background-image'];
+  if (property === 'font') return ['font-size', 'line-height', 'font-weight'];
+  if (property === 'overflow') return ['overflow-x', 'overflow-y'];
+  return [property];
+}
+
+/** The part of a shorthand's value that belongs to `property`; the shorthand itself when it cannot be split. */
+function longhandValue(d: Declaration, property: string): string {
+  if (d.property === property) return d.value;
+  if (d.property === 'background') {
+    const hasImage = /url\(|gradient\(/.test(d.value);
+    if (property === 'background-image') return hasImage ? d.value : 'none';
+    // A background shorthand's colour is its last component when the value is a single layer.
+    if (property === 'background-color') return lastColorToken(d.value.replace(/(?:url|[a-z-]*gradient)\((?:[^()]|\([^()]*\))*\)/g, ' ')) ?? 'transparent';
+  }
+  if (d.property === 'overflow') {
+    const [x, y] = d.value.split(/\s+/);
+    return property === 'overflow-x' ? x! : (y ?? x!);
+  }
+  if (d.property === 'font') {
+    // font: [style] [weight] size[/line-height] family
+    const match = /(?:^|\s)((?:\d*\.?\d+)(?:px|pt|em|rem|%)|xx-small|x-small|small|medium|large|x-large|xx-large)(?:\s*\/\s*(\S+))?\s/.exec(`${d.value} `);
+    if (property === 'font-size') return match?.[1] ?? 'unset';
+    if (property === 'line-height') return match?.[2] ?? 'normal';
+    if (property === 'font-weight') return /\b(bold|bolder|[6-9]00)\b/.exec(d.value)?.[1] ?? 'normal';
+  }
+  return d.value;
+}
+
+/** The colour among a background shorthand's components (the other keywords are positions, sizes and repeats). */
+function lastColorToken(value: string): string | undefined {
+  const tokens = value.match(/#[0-9a-f]+|(?:rgba?|hsla?)\([^)]*\)|[a-z]+/g) ?? [];
+  const NOT_COLOR = /^(?:none|repeat|repeat-x|repeat-y|no-repeat|space|round|scroll|fixed|local|top|bottom|left|right|center|cover|contain|auto|border-box|padding-box|content-box|text)$/;
+  return tokens.filter((t) => !NOT_COLOR.test(t)).pop();
+}
+
+function specificityOf(selector: csstree.Selector): number {
+  let ids = 0;
+  let classes = 0;
+  let types = 0;
+  csstree.walk(selector, (node) => {
+    if (node.type === 'IdSelector') ids++;
+    else if (node.type === 'ClassSelector' || node.type === 'AttributeSelector') classes++;
+    else if (node.type === 'PseudoClassSelector' && !['not', 'is', 'where', 'has', 'matches'].includes(node.name)) classes++;
+    else if (node.type === 'TypeSelector' && node.name !== '*') types++;
+    else if (node.type === 'PseudoElementSelector') types++;
+  });
+  return Math.min(ids, 999) * 1e6 + Math.min(classes, 999) * 1e3 + Math.min(types, 999);
+}
+
+/**
+ * Whether a media query list applies on a screen: true for `all`/`screen` without features, false
+ * when every query is for another medium (print, speech), undefined when it depends on the
+ * viewport or the device (widths, orientation, preferences).
+ */
+function mediaApplies(prelude: string): boolean | undefined {
+  const queries = prelude.split(',').map((q) => q.trim());
+  let any: boolean | undefined = false;
+  for (const query of queries) {
+    if (query === '' || query === 'all' || query === 'screen' || query === 'only screen') return true;
+    if (/^(?:only\s+)?(?:print|speech|aural|braille|embossed|handheld|projection|tty|tv)$/.test(query)) continue;
+    if (/^not\s+(?:print|speech)$/.test(query)) return true;
+    any = undefined;
+  }
+  return any;
+}
