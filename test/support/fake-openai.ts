@@ -20,7 +20,9 @@ export type FakeStep =
   /** A 200 with this exact body (not a chat completion, truncated JSON, …). */
   | { raw: string }
   /** Never answers: the client's timeout must end the call. */
-  | { hang: true };
+  | { hang: true }
+  /** Sends the status line, headers and part of the body, then stalls. */
+  | { stall: true };
 
 export interface FakeCall {
   headers: IncomingHttpHeaders;
@@ -76,6 +78,7 @@ export async function startFakeOpenAi(steps: FakeStep[] = []): Promise<FakeOpenA
       const step = queue.shift();
       if (step === undefined) return send(res, 500, JSON.stringify({ error: { message: `fake-openai: no scripted reply for call ${calls.length}` } }));
       if ('hang' in step) return undefined;
+      if ('stall' in step) return void res.writeHead(200, { 'content-type': 'application/json' }).write('{"choices":[{"message":');
       if ('status' in step) return send(res, step.status, step.body ?? JSON.stringify({ error: { message: 'fake provider error', type: 'server_error' } }));
       if ('raw' in step) return send(res, 200, step.raw);
       if ('refusal' in step) return send(res, 200, completion({ content: null, refusal: step.refusal }));

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { AiConfig } from '../../../../src/config.ts';
 import { AnalysisFailedError, createAiStep, type JudgeInput } from '../../../../src/audit/wcag/ai-step/index.ts';
+import { RESPONSE_MAX_BYTES } from '../../../../src/audit/wcag/ai-step/client.ts';
 import { ANSWER_JSON_SCHEMA } from '../../../../src/audit/wcag/ai-step/schema.ts';
 import { SUMMARY_MAX_CHARS } from '../../../../src/audit/wcag/ai-step/summary.ts';
 import { startFakeOpenAi, type FakeOpenAi, type FakeStep } from '../../../support/fake-openai.ts';
@@ -193,6 +194,9 @@ test('a provider that does not answer in time: timeout, one retry, AnalysisFaile
   assert.deepEqual(error.attempts.map((a) => a.failure), ['timeout', 'timeout']);
   assert.equal(ai.calls.length, 2);
   assert.ok(elapsed >= 2 * TIMEOUT_MS - 50, `two timed-out calls take about ${2 * TIMEOUT_MS} ms, took ${elapsed}`);
+  // The bound covers the body too: headers in time and then a stalled body is a timeout.
+  const stalled = await failure(step([{ stall: true }, { stall: true }]).aiStep.judge(input()));
+  assert.deepEqual(stalled.attempts.map((a) => a.failure), ['timeout', 'timeout']);
   // A timeout then an answer recovers.
   assert.equal((await step([{ hang: true }, { answer: conformantAnswer() }]).aiStep.judgeDetailed(input())).calls, 2);
 });
@@ -200,6 +204,8 @@ test('a provider that does not answer in time: timeout, one retry, AnalysisFaile
 test('an answer that is not a chat completion, or a refused connection, is a provider failure', async () => {
   const error = await failure(step([{ raw: '{"object":"list","data":[]}' }, { raw: 'not json' }]).aiStep.judge(input()));
   assert.deepEqual(error.attempts.map((a) => a.failure), ['bad-response', 'bad-response']);
+  const oversized = await failure(step([{ raw: ' '.repeat(RESPONSE_MAX_BYTES + 1) }, { status: 500 }]).aiStep.judge(input()));
+  assert.match(oversized.attempts[0]!.detail[0]!, /is over 1048576 bytes$/);
   const closed = await startFakeOpenAi();
   const baseUrl = closed.baseUrl;
   await closed.close();
