@@ -13,13 +13,13 @@ export interface Config {
   seedApiKey: string | undefined;
   rateLimit: { limit: number; windowSeconds: number };
   crawl: { timeoutMs: number; maxBytes: number; maxRedirects: number };
+  /** The WCAG branch's AI step; undefined when AUDIT_AI_BASE_URL is unset (deterministic rules only). */
+  ai: AiConfig | undefined;
   allowPrivateNetworks: Cidr[];
   staticResolve: Map<string, string[]>;
   /** Bounds on how long a client may take to send a request, and to keep an idle connection. */
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   logLevel: string;
-  /** The WCAG branch's AI step; undefined when AUDIT_AI_BASE_URL is unset (deterministic rules only). */
-  ai: AiConfig | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -49,54 +49,6 @@ function parsed<T>(env: Env, name: string, parse: (value: string) => T, fallback
 const SEED_API_KEY_MIN_LENGTH = 32;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-export function loadConfig(env: Env = process.env): Config {
-  const logLevel = env.LOG_LEVEL?.trim() || 'info';
-  if (!LOG_LEVELS.includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
-  }
-  const seed = env.AUDIT_SEED_API_KEY?.trim();
-  // The seed is a secret anyone who guesses it can spend; 32 characters is what a generator gives
-  // (`openssl rand -hex 16` and up), not what a person types as an example.
-  if (seed && seed.length < SEED_API_KEY_MIN_LENGTH) {
-    throw new ConfigError(
-      `AUDIT_SEED_API_KEY must be at least ${SEED_API_KEY_MIN_LENGTH} characters long (got ${seed.length}): ` +
-        'a short key can be guessed; generate one with `openssl rand -hex 32`',
-    );
-  }
-  const http = {
-    headersTimeoutMs: integer(env, 'AUDIT_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
-    requestTimeoutMs: integer(env, 'AUDIT_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
-    keepAliveTimeoutMs: integer(env, 'AUDIT_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 600_000),
-  };
-  // Node refuses a headers timeout longer than the whole-request one; say so in our own words.
-  if (http.headersTimeoutMs > http.requestTimeoutMs) {
-    throw new ConfigError(
-      `AUDIT_HEADERS_TIMEOUT_MS (${http.headersTimeoutMs}) must not exceed AUDIT_REQUEST_TIMEOUT_MS (${http.requestTimeoutMs})`,
-    );
-  }
-  return {
-    host: env.HOST?.trim() || '127.0.0.1',
-    port: integer(env, 'PORT', 3000, 0, 65535),
-    databaseUrl: env.DATABASE_URL?.trim() || undefined,
-    dataDir: path.resolve(env.AUDIT_DATA_DIR?.trim() || './data'),
-    seedApiKey: seed || undefined,
-    rateLimit: {
-      limit: integer(env, 'AUDIT_RATE_LIMIT', 10, 1, 1_000_000),
-      windowSeconds: integer(env, 'AUDIT_RATE_WINDOW_SECONDS', 60, 1, 86_400),
-    },
-    crawl: {
-      timeoutMs: integer(env, 'AUDIT_CRAWL_TIMEOUT_MS', DEFAULT_CRAWL_LIMITS.timeoutMs, 100, 120_000),
-      maxBytes: integer(env, 'AUDIT_CRAWL_MAX_BYTES', DEFAULT_CRAWL_LIMITS.maxBytes, 1024, 64 * 1024 * 1024),
-      maxRedirects: DEFAULT_CRAWL_LIMITS.maxRedirects,
-    },
-    allowPrivateNetworks: parsed(env, 'AUDIT_ALLOW_PRIVATE_NETWORKS', parseCidrList, []),
-    staticResolve: parsed(env, 'AUDIT_RESOLVE', parseStaticResolve, new Map()),
-    http,
-    logLevel,
-    ai: loadAiConfig(env),
-  };
-}
 
 // ---- AI step (issue 10): an OpenAI-compatible chat-completions endpoint -----------------------
 // The endpoint is operator configuration, not a user-supplied target, so the address policy does
@@ -155,3 +107,52 @@ function loadAiConfig(env: Env): AiConfig | undefined {
     timeoutMs: integer(env, 'AUDIT_AI_TIMEOUT_MS', AI_TIMEOUT_DEFAULT_MS, 100, 300_000),
   };
 }
+
+export function loadConfig(env: Env = process.env): Config {
+  const logLevel = env.LOG_LEVEL?.trim() || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const seed = env.AUDIT_SEED_API_KEY?.trim();
+  // The seed is a secret anyone who guesses it can spend; 32 characters is what a generator gives
+  // (`openssl rand -hex 16` and up), not what a person types as an example.
+  if (seed && seed.length < SEED_API_KEY_MIN_LENGTH) {
+    throw new ConfigError(
+      `AUDIT_SEED_API_KEY must be at least ${SEED_API_KEY_MIN_LENGTH} characters long (got ${seed.length}): ` +
+        'a short key can be guessed; generate one with `openssl rand -hex 32`',
+    );
+  }
+  const http = {
+    headersTimeoutMs: integer(env, 'AUDIT_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    requestTimeoutMs: integer(env, 'AUDIT_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    keepAliveTimeoutMs: integer(env, 'AUDIT_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 600_000),
+  };
+  // Node refuses a headers timeout longer than the whole-request one; say so in our own words.
+  if (http.headersTimeoutMs > http.requestTimeoutMs) {
+    throw new ConfigError(
+      `AUDIT_HEADERS_TIMEOUT_MS (${http.headersTimeoutMs}) must not exceed AUDIT_REQUEST_TIMEOUT_MS (${http.requestTimeoutMs})`,
+    );
+  }
+  return {
+    host: env.HOST?.trim() || '127.0.0.1',
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    databaseUrl: env.DATABASE_URL?.trim() || undefined,
+    dataDir: path.resolve(env.AUDIT_DATA_DIR?.trim() || './data'),
+    seedApiKey: seed || undefined,
+    rateLimit: {
+      limit: integer(env, 'AUDIT_RATE_LIMIT', 10, 1, 1_000_000),
+      windowSeconds: integer(env, 'AUDIT_RATE_WINDOW_SECONDS', 60, 1, 86_400),
+    },
+    crawl: {
+      timeoutMs: integer(env, 'AUDIT_CRAWL_TIMEOUT_MS', DEFAULT_CRAWL_LIMITS.timeoutMs, 100, 120_000),
+      maxBytes: integer(env, 'AUDIT_CRAWL_MAX_BYTES', DEFAULT_CRAWL_LIMITS.maxBytes, 1024, 64 * 1024 * 1024),
+      maxRedirects: DEFAULT_CRAWL_LIMITS.maxRedirects,
+    },
+    ai: loadAiConfig(env),
+    allowPrivateNetworks: parsed(env, 'AUDIT_ALLOW_PRIVATE_NETWORKS', parseCidrList, []),
+    staticResolve: parsed(env, 'AUDIT_RESOLVE', parseStaticResolve, new Map()),
+    http,
+    logLevel,
+  };
+}
+
