@@ -13,6 +13,8 @@ export interface Config {
   seedApiKey: string | undefined;
   rateLimit: { limit: number; windowSeconds: number };
   crawl: { timeoutMs: number; maxBytes: number; maxRedirects: number };
+  /** The WCAG branch's AI step; undefined when AUDIT_AI_BASE_URL is unset (deterministic rules only). */
+  ai: AiConfig | undefined;
   allowPrivateNetworks: Cidr[];
   staticResolve: Map<string, string[]>;
   /** Bounds on how long a client may take to send a request, and to keep an idle connection. */
@@ -94,6 +96,64 @@ const SEED_API_KEY_MIN_LENGTH = 32;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+// ---- AI step (issue 10): an OpenAI-compatible chat-completions endpoint -----------------------
+// The endpoint is operator configuration, not a user-supplied target, so the address policy does
+// not apply to it (a local Ollama on 127.0.0.1 is the common case). No message below ever echoes
+// the API key, nor a URL that might carry credentials.
+
+export interface AiConfig {
+  /** Base URL including `/v1`, as in the OpenAI SDKs, without a trailing slash. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer …` when set; local servers usually need none. */
+  apiKey: string | undefined;
+  model: string;
+  /** Bound on one chat-completions call; the step makes at most two. */
+  timeoutMs: number;
+}
+
+export const AI_TIMEOUT_DEFAULT_MS = 20_000;
+
+function loadAiConfig(env: Env): AiConfig | undefined {
+  const base = env.AUDIT_AI_BASE_URL?.trim();
+  const apiKey = env.AUDIT_AI_API_KEY?.trim() || undefined;
+  const model = env.AUDIT_AI_MODEL?.trim();
+  if (!base) {
+    // A model or key without an endpoint is a half-done configuration, not a wish to run without AI.
+    for (const name of ['AUDIT_AI_MODEL', 'AUDIT_AI_API_KEY'] as const) {
+      if (env[name]?.trim()) throw new ConfigError(`${name} is set but AUDIT_AI_BASE_URL is not; set both, or neither to run without the AI step`);
+    }
+    return undefined;
+  }
+  const example = 'e.g. http://127.0.0.1:11434/v1';
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    throw new ConfigError(`AUDIT_AI_BASE_URL must be an absolute http(s) URL (${example})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`AUDIT_AI_BASE_URL must use http or https, got "${url.protocol}" (${example})`);
+  }
+  // Credentials in the URL would end up in logs and error texts; the key has its own variable.
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigError('AUDIT_AI_BASE_URL must not contain credentials; put the key in AUDIT_AI_API_KEY');
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new ConfigError(`AUDIT_AI_BASE_URL must not have a query or fragment: "/chat/completions" is appended to it (${example})`);
+  }
+  // Printable ASCII without spaces: anything else cannot travel in an HTTP header intact.
+  if (apiKey !== undefined && !/^[\x21-\x7e]+$/.test(apiKey)) {
+    throw new ConfigError('AUDIT_AI_API_KEY must be printable ASCII without spaces');
+  }
+  if (!model) throw new ConfigError(`AUDIT_AI_MODEL is required when AUDIT_AI_BASE_URL is set (the model name the server knows, e.g. "llama3.1:8b")`);
+  return {
+    baseUrl: url.href.replace(/\/+$/, ''),
+    apiKey,
+    model,
+    timeoutMs: integer(env, 'AUDIT_AI_TIMEOUT_MS', AI_TIMEOUT_DEFAULT_MS, 100, 300_000),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const logLevel = env.LOG_LEVEL?.trim() || 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -157,6 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxBytes: integer(env, 'AUDIT_CRAWL_MAX_BYTES', DEFAULT_CRAWL_LIMITS.maxBytes, 1024, 64 * 1024 * 1024),
       maxRedirects: DEFAULT_CRAWL_LIMITS.maxRedirects,
     },
+    ai: loadAiConfig(env),
     allowPrivateNetworks: parsed(env, 'AUDIT_ALLOW_PRIVATE_NETWORKS', parseCidrList, []),
     staticResolve: parsed(env, 'AUDIT_RESOLVE', parseStaticResolve, new Map()),
     http,
@@ -165,3 +226,4 @@ export function loadConfig(env: Env = process.env): Config {
     notices,
   };
 }
+
