@@ -100,7 +100,8 @@ export function parseInlineVisibility(style: string): InlineVisibility {
   return result;
 }
 
-function stripComments(css: string): string {
+/** CSS without its comments (an unclosed one runs to the end, as in browsers). */
+export function stripComments(css: string): string {
   let start = css.indexOf('/*');
   if (start < 0) return css;
   let out = '';

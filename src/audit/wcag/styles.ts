@@ -11,6 +11,7 @@ import * as csstree from 'css-tree';
 import { compile } from 'css-select';
 import type { Element } from 'domhandler';
 import { parentElement } from '../page/dom.ts';
+import { stripComments } from '../page/visibility.ts';
 
 /** The properties read by the rules; declarations of any other property are dropped at parse time. */
 const READ: ReadonlySet<string> = new Set([
@@ -537,21 +538,6 @@ function blockStart(chunk: string): number {
     } else if (c === 0x7b) return i;
   }
   return -1;
-}
-
-function stripComments(css: string): string {
-  let start = css.indexOf('/*');
-  if (start < 0) return css;
-  let out = '';
-  let from = 0;
-  while (start >= 0) {
-    out += css.slice(from, start);
-    const end = css.indexOf('*/', start + 2);
-    if (end < 0) return out;
-    from = end + 2;
-    start = css.indexOf('/*', from);
-  }
-  return out + css.slice(from);
 }
 
 /** The longhands a shorthand sets that the rules read. */
