@@ -398,3 +398,4 @@ if (corporaMissing) {
   console.error(`incomplete run: the analysis part needs ${CORPORA.join(' and ')} from the shared folder`);
   process.exitCode = 1;
 }
+if (process.env.BENCH_AXE === '1') await (await import('./axe-compare.ts')).runAxeCompare(); // axe-core in jsdom, ~5 min: bench/axe-compare.ts
