@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // Process entry: `serve` (default), `migrate`, `help` and `keys create|list|show|revoke`.
 // `npm start` runs `serve`; `npm run cli -- keys create` manages API keys. A usage mistake exits 2
 // with one line and the usage on stderr; a failure exits 1 with one line; `--help` exits 0.

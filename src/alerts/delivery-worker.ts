@@ -1,6 +1,10 @@
 // Sends the outbox: claims due deliveries, posts each as a freshly signed failure event through
 // the safe fetcher, and records one attempt row per HTTP try.
 //
+// A pipeline, not batch after batch: up to `concurrency` tries are in flight at once and start as
+// slots free, from a local queue refilled a batch per claim; finished tries are recorded together,
+// one record statement at a time. A slow receiver holds one slot, not a whole batch.
+//
 // Claiming is one statement (`FOR UPDATE SKIP LOCKED` in a CTE, then a lease stamped on the rows),
 // so several workers on one PostgreSQL never take the same delivery, and no transaction is held
 // open while a receiver answers. The lease outlives the longest possible try; a worker that dies
@@ -33,8 +37,8 @@ export interface DeliveryWorkerOptions {
   random?: () => number;
   /** Fallback polling when no wake-up arrives (retries falling due, other processes' audits). Default 1000. */
   pollIntervalMs?: number;
-  /** Deliveries claimed and sent together. Default 16. */
-  batchSize?: number;
+  /** Tries in flight at once (and the most one claim takes). Default 16. */
+  concurrency?: number;
 }
 
 export interface DeliveryWorker {
@@ -42,7 +46,7 @@ export interface DeliveryWorker {
   start(): void;
   /** Wakes the loop now: called right after an audit's events are committed. */
   notify(): void;
-  /** Claims and sends everything due at the clock's now, batch after batch; returns the tries made. */
+  /** Claims and sends everything due at the clock's now, until nothing is; returns the tries made. */
   drain(): Promise<number>;
   /** Stops claiming and waits for the tries in flight to be recorded. */
   stop(): Promise<void>;
@@ -52,9 +56,14 @@ export interface DeliveryWorker {
 const JITTER = 0.2;
 /** A Retry-After beyond this is treated as this: a receiver cannot park a delivery for weeks. */
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
+/** The longest a finished try waits for others to be recorded with it. */
+const RECORD_LINGER_MS = 20;
 
 interface Claimed {
   id: string;
+  /** The claim's lease token: only its holder records the outcome. */
+  lease: string;
+  locked_until: Date;
   webhook_id: string;
   event: StoredEvent;
   attempts: number;
@@ -67,26 +76,26 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const clock = options.clock ?? (() => new Date());
   const random = options.random ?? Math.random;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
-  const batchSize = options.batchSize ?? 16;
+  const concurrency = options.concurrency ?? 16;
   // Longer than any try (the fetcher's deadline, which bounds DNS, connect and body alike) plus
   // ample time to record it. A crashed worker's rows wait this long before another takes them.
   const leaseMs = timeoutMs * 2 + 10_000;
 
-  async function claim(lease: string): Promise<Claimed[]> {
+  async function claim(lease: string, limit: number): Promise<Claimed[]> {
     const now = clock();
     const result = await sql<Claimed>`
       with due as (
         select id from webhook_deliveries
         where state = 'pending' and next_attempt_at <= ${now} and (locked_until is null or locked_until <= ${now})
         order by next_attempt_at
-        limit ${batchSize}
+        limit ${limit}
         for update skip locked
       )
       update webhook_deliveries as d
       set locked_until = ${new Date(now.getTime() + leaseMs)}, lease = ${lease}
       from due, webhooks as w
       where d.id = due.id and w.id = d.webhook_id
-      returning d.id, d.webhook_id, d.event, d.attempts, w.url, w.challenge
+      returning d.id, d.lease, d.locked_until, d.webhook_id, d.event, d.attempts, w.url, w.challenge
     `.execute(db);
     return result.rows;
   }
@@ -136,28 +145,29 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   }
 
   /**
-   * Records a batch's tries in one statement (atomic without BEGIN/COMMIT): the deliveries' new
+   * Records finished tries in one statement (atomic without BEGIN/COMMIT): the deliveries' new
    * state, one attempt row each, and each registration's latestAttempt moved forward in time
-   * (workers finish out of order). Only rows still under this lease are recorded: a lease lost
-   * (expired and re-claimed) or a registration deleted meanwhile is not ours to record.
+   * (tries finish out of order). Only rows still under the lease they were claimed with are
+   * recorded: a lease lost (expired and re-claimed) or a registration deleted meanwhile is not ours
+   * to record.
    */
-  async function record(tries: Try[], lease: string): Promise<Set<string>> {
+  async function record(tries: Try[]): Promise<Set<string>> {
     const column = <T>(pick: (t: Try) => T) => tries.map(pick);
     const result = await sql<{ id: string }>`
       with input as (
         select * from unnest(
-          ${column((t) => t.delivery.id)}::uuid[], ${column((t) => t.state)}::text[], ${column((t) => t.attemptNumber)}::int[],
-          ${column((t) => t.nextAt.toISOString())}::timestamptz[], ${column((t) => t.deliveryId)}::uuid[],
-          ${column((t) => t.delivery.webhook_id)}::uuid[], ${column((t) => t.result.outcome)}::text[],
+          ${column((t) => t.delivery.id)}::uuid[], ${column((t) => t.delivery.lease)}::uuid[], ${column((t) => t.state)}::text[],
+          ${column((t) => t.attemptNumber)}::int[], ${column((t) => t.nextAt.toISOString())}::timestamptz[],
+          ${column((t) => t.deliveryId)}::uuid[], ${column((t) => t.delivery.webhook_id)}::uuid[], ${column((t) => t.result.outcome)}::text[],
           ${column((t) => t.result.statusCode)}::int[], ${column((t) => t.result.reason)}::text[],
           ${column((t) => t.result.durationMs)}::int[], ${column((t) => t.result.responseBody)}::text[],
           ${column((t) => t.at.toISOString())}::timestamptz[]
-        ) as t(id, state, attempt_number, next_at, attempt_id, webhook_id, outcome, status_code, reason, duration_ms, response_body, attempted_at)
+        ) as t(id, lease, state, attempt_number, next_at, attempt_id, webhook_id, outcome, status_code, reason, duration_ms, response_body, attempted_at)
       ), updated as (
         update webhook_deliveries as d
         set state = i.state, attempts = i.attempt_number, next_attempt_at = i.next_at, locked_until = null, lease = null
         from input as i
-        where d.id = i.id and d.lease = ${lease}
+        where d.id = i.id and d.lease = i.lease
         returning d.id
       ), inserted as (
         insert into webhook_attempts (id, delivery_id, webhook_id, attempt_number, outcome, status_code, reason, duration_ms, response_body, attempted_at)
@@ -178,19 +188,14 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     return new Set(result.rows.map((row) => row.id));
   }
 
-  /** One claim, its tries side by side, and one statement to record them; the number of tries. */
-  async function batch(): Promise<number> {
-    const lease = randomUUID();
-    const claimed = await claim(lease);
-    if (claimed.length === 0) return 0;
-    const tries = await Promise.all(claimed.map(send));
+  async function recordAndLog(tries: Try[]): Promise<void> {
     let recorded: Set<string>;
     try {
-      recorded = await record(tries, lease);
+      recorded = await record(tries);
     } catch (error) {
       // The leases expire and the deliveries are tried again; the error is the operator's.
       log.error({ err: error, deliveries: tries.length }, 'webhook delivery attempts could not be recorded');
-      return claimed.length;
+      return;
     }
     for (const t of tries) {
       const fields = { deliveryId: t.deliveryId, webhookId: t.delivery.webhook_id };
@@ -203,7 +208,123 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         'webhook delivery attempt',
       );
     }
-    return claimed.length;
+  }
+
+  // Every claim and every record is a statement (and on the embedded database every statement
+  // runs on this thread), so both go in batches of `concurrency` rows, as a batch worker's would:
+  // a claim takes a full batch into a local queue once the queue has room for it, and tries start
+  // from the queue as slots free. A queued delivery waits at most for the tries ahead of it (one
+  // timeout each) and their record, so it is sent and recorded well inside its lease
+  // (2 × timeout + 10 s); one that somehow is not (a stalled process) is dropped unsent and its
+  // lease left to expire.
+  const queue: Claimed[] = [];
+  let inFlight = 0;
+  // Tries finished but not yet recorded, and the record statement running (at most one).
+  const finished: Try[] = [];
+  let recording: Promise<void> | undefined;
+  let recordingCount = 0;
+  // A slot is held from the send until the try is recorded, so at most `concurrency` tries are
+  // ever sent but unrecorded: what a crash can make go out twice is bounded as it was.
+  const occupied = () => inFlight + finished.length + recordingCount;
+  const waiting: (() => void)[] = [];
+  const signalChange = () => {
+    for (const resolve of waiting.splice(0)) resolve();
+  };
+  const nextChange = () => new Promise<void>((resolve) => waiting.push(resolve));
+
+  // Recording takes every try finished meanwhile: at once when half a batch has finished or
+  // nothing else is in flight, otherwise RECORD_LINGER_MS after the oldest unrecorded try
+  // finished, so that others join it.
+  let lingering: NodeJS.Timeout | undefined;
+
+  function flush(force = false): void {
+    if (recording || finished.length === 0) return;
+    if (!force && finished.length < Math.max(1, concurrency / 2) && inFlight > 0 && !stopping) {
+      lingering ??= setTimeout(() => {
+        lingering = undefined;
+        flush(true);
+      }, RECORD_LINGER_MS);
+      return;
+    }
+    clearTimeout(lingering);
+    lingering = undefined;
+    const tries = finished.splice(0);
+    recordingCount = tries.length;
+    recording = recordAndLog(tries).finally(() => {
+      recording = undefined;
+      recordingCount = 0;
+      pump();
+      flush();
+      signalChange();
+    });
+  }
+
+  /** Starts queued deliveries while slots are free (none once stopping: those are released). */
+  function pump(): void {
+    while (!stopping && occupied() < concurrency && queue.length > 0) {
+      const delivery = queue.shift()!;
+      // Time for one whole try and its record before the lease ends, or it is not ours to send.
+      if (clock().getTime() > delivery.locked_until.getTime() - timeoutMs - 5_000) {
+        log.warn({ webhookId: delivery.webhook_id }, 'claimed delivery not started before its lease ran short; left for the lease to expire');
+        continue;
+      }
+      startTry(delivery);
+    }
+  }
+
+  function startTry(delivery: Claimed): void {
+    inFlight++;
+    send(delivery)
+      .then(
+        (t) => {
+          finished.push(t);
+        },
+        (error: unknown) => {
+          // Not a receiver's answer (those are outcomes) but a fault here: the lease expires and
+          // the delivery is tried again.
+          log.error({ err: error, webhookId: delivery.webhook_id }, 'webhook delivery try failed unexpectedly');
+        },
+      )
+      .finally(() => {
+        inFlight--;
+        pump();
+        flush();
+        signalChange();
+      });
+  }
+
+  /** Claims a batch into the queue when it has room for one; how many were asked for and claimed. */
+  async function claimMore(): Promise<{ asked: number; claimed: number }> {
+    if (occupied() + queue.length > concurrency) return { asked: 0, claimed: 0 };
+    const claimed = await claim(randomUUID(), concurrency);
+    queue.push(...claimed);
+    pump();
+    return { asked: concurrency, claimed: claimed.length };
+  }
+
+  /** Resolves when nothing is queued, in flight or waiting to be recorded. */
+  async function settled(): Promise<void> {
+    while (queue.length > 0 || inFlight > 0 || finished.length > 0 || recording) await nextChange();
+  }
+
+  /** Resolves when the queue has room for a batch (or the worker is stopping). */
+  async function roomToClaim(): Promise<void> {
+    while (occupied() + queue.length > concurrency && !stopping) await nextChange();
+  }
+
+  /** On stop: the queued deliveries that were never started go back to the outbox at once. */
+  async function releaseQueued(): Promise<void> {
+    const released = queue.splice(0);
+    if (released.length === 0) return;
+    try {
+      await sql`
+        update webhook_deliveries as d set locked_until = null, lease = null
+        from unnest(${released.map((d) => d.id)}::uuid[], ${released.map((d) => d.lease)}::uuid[]) as r(id, lease)
+        where d.id = r.id and d.lease = r.lease
+      `.execute(db);
+    } catch (error) {
+      log.error({ err: error, deliveries: released.length }, 'queued deliveries could not be released; their leases expire');
+    }
   }
 
   let stopping = false;
@@ -230,15 +351,23 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
 
   async function loop(): Promise<void> {
     while (!stopping) {
-      let count = 0;
+      let asked = 0;
+      let claimed = 0;
       try {
-        count = await batch();
+        ({ asked, claimed } = await claimMore());
       } catch (error) {
         log.error({ err: error }, 'webhook delivery claim failed');
+        await sleep(pollIntervalMs);
+        continue;
       }
-      // A full batch suggests more is due: claim again at once; otherwise wait for a wake-up or the poll.
-      if (!stopping && count < batchSize) await sleep(pollIntervalMs);
+      if (stopping) break;
+      // A claim that got all it asked for (or had no room) suggests more is due: claim again as
+      // soon as there is room. Otherwise wait for a wake-up or the poll.
+      if (claimed < asked) await sleep(pollIntervalMs);
+      else await roomToClaim();
     }
+    await releaseQueued();
+    await settled();
   }
 
   return {
@@ -253,14 +382,23 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     async drain() {
       let total = 0;
       for (;;) {
-        const count = await batch();
-        total += count;
-        if (count === 0) return total;
+        await roomToClaim();
+        const { asked, claimed } = await claimMore();
+        total += claimed;
+        if (claimed < asked) {
+          // Nothing more due now; once the tries in flight are recorded, a retry may be.
+          await settled();
+          const again = await claimMore();
+          total += again.claimed;
+          if (again.claimed === 0) return total;
+        }
       }
     },
     async stop() {
       stopping = true;
       wake?.();
+      flush();
+      signalChange();
       await running;
     },
   };

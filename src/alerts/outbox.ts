@@ -1,12 +1,14 @@
-// The transactional outbox: called inside the transaction that stores an audit, so the audit and
-// its failure events commit together or not at all. One delivery row per matching verified
-// registration of the same key; nothing when nothing matches.
-import { sql, type Kysely } from 'kysely';
+// The transactional outbox: its rows are written by the statement that stores an audit, so the
+// audit and its failure events commit together or not at all. One delivery row per matching
+// verified registration of the same key; nothing when nothing matches.
+//
+// Which failures a threshold admits is decided here, once per threshold (matching.ts); which
+// registrations exist is decided by the database in that same statement, so the outbox costs the
+// audit no round trip of its own.
+import { sql, type RawBuilder } from 'kysely';
 import type { Branch } from '../audit/control.ts';
 import type { Finding, Totals } from '../audit/findings.ts';
-import type { Database } from '../db/schema.ts';
-import { randomUUID } from 'node:crypto';
-import { EVENT_BRANCH, matchingFailures, type TriggerSeverity } from './matching.ts';
+import { EVENT_BRANCH, matchingFailures, TRIGGER_SEVERITIES } from './matching.ts';
 import type { StoredEvent } from './signing.ts';
 
 /** The LISTEN/NOTIFY channel that announces committed deliveries to worker processes. */
@@ -18,41 +20,45 @@ export interface PersistedAudit {
   /** The requested URL. */
   url: string;
   branch: Branch;
-  createdAt: Date;
   totals: Totals;
   findings: readonly Finding[];
 }
 
-/** Writes the audit's delivery rows with `trx` (the audit's own transaction); returns how many. */
-export async function queueFailureEvents(trx: Kysely<Database>, audit: PersistedAudit): Promise<number> {
-  // No fail finding, no event: skip even the registration lookup (most audits of most keys).
-  if (!audit.findings.some((f) => f.status === 'fail')) return 0;
+/**
+ * The data-modifying statement that writes the audit's delivery rows, for a CTE of the audit's
+ * own statement: `audit` must be an earlier CTE with the new row's `id` and `created_at`. It
+ * returns one row (`id`) per delivery queued. Each event is complete but for `audit.createdAt`,
+ * which only the database knows before the commit: it is set from `audit.created_at` in the
+ * form `Date.toISOString` gives (milliseconds, UTC).
+ */
+export function queueFailureEvents(audit: PersistedAudit): RawBuilder<unknown> {
   const branch = EVENT_BRANCH[audit.branch];
-  const registrations = await trx
-    .selectFrom('webhooks')
-    .select(['id', 'trigger_severity'])
-    .where('api_key_id', '=', audit.apiKeyId)
-    .where('trigger_branch', '=', branch)
-    .execute();
-  const rows = registrations.flatMap((registration) => {
-    const failures = matchingFailures(audit.findings, registration.trigger_severity as TriggerSeverity);
+  const events = TRIGGER_SEVERITIES.flatMap((severity) => {
+    const failures = matchingFailures(audit.findings, severity);
     if (failures.length === 0) return [];
-    const event: StoredEvent = {
-      audit: {
-        id: audit.id,
-        url: audit.url,
-        branch,
-        createdAt: audit.createdAt.toISOString(),
-        totals: { errors: audit.totals.errors, warnings: audit.totals.warnings },
-      },
+    const event: Omit<StoredEvent, 'audit'> & { audit: Omit<StoredEvent['audit'], 'createdAt'> } = {
+      audit: { id: audit.id, url: audit.url, branch, totals: { errors: audit.totals.errors, warnings: audit.totals.warnings } },
       failures,
     };
-    return [{ id: randomUUID(), webhook_id: registration.id, audit_id: audit.id, event: JSON.stringify(event) }];
+    return [{ severity, event: JSON.stringify(event) }];
   });
-  if (rows.length > 0) {
-    await trx.insertInto('webhook_deliveries').values(rows).execute();
-    // Delivered by PostgreSQL at commit, and only then: worker processes LISTENing wake at once.
-    await sql`select pg_notify(${DELIVERY_CHANNEL}, '')`.execute(trx);
-  }
-  return rows.length;
+  return sql`
+    insert into webhook_deliveries (id, webhook_id, audit_id, event)
+    select gen_random_uuid(), w.id, audit.id,
+           jsonb_set(e.event, '{audit,createdAt}', to_jsonb(to_char(audit.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
+    from audit
+    cross join unnest(${events.map((e) => e.severity)}::text[], ${events.map((e) => e.event)}::jsonb[]) as e(severity, event)
+    join webhooks as w on w.trigger_severity = e.severity
+    where w.api_key_id = ${audit.apiKeyId} and w.trigger_branch = ${branch}
+    returning id
+  `;
+}
+
+/**
+ * A scalar for the audit statement's select list: NOTIFYs the delivery channel once when `queued`
+ * (the CTE above) wrote a row. PostgreSQL delivers it at the commit, and only then, so worker
+ * processes LISTENing wake at once.
+ */
+export function notifyWhenQueued(): RawBuilder<unknown> {
+  return sql`(select count(*) from (select pg_notify(${DELIVERY_CHANNEL}, '') from queued limit 1) as notified)`;
 }

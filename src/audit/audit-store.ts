@@ -1,11 +1,11 @@
-// Persists a finished audit (snapshot facts, every control's outcome, the findings) in one
-// transaction: a client never sees a 201 for an audit that is only partly stored. Reads it back
+// Persists a finished audit (snapshot facts, every control's outcome, the findings, its outbox
+// rows) in one statement: a client never sees a 201 for an audit that is only partly stored. Reads it back
 // as the same snapshot the 201 was built from, and lists a key's audits newest first.
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { AuditControlsTable, Database, FindingsTable } from '../db/schema.ts';
 import type { ListPosition } from '../http/cursor.ts';
-import { queueFailureEvents } from '../alerts/outbox.ts';
+import { notifyWhenQueued, queueFailureEvents } from '../alerts/outbox.ts';
 import { aiGovernanceControls } from './ai-governance/index.ts';
 import type { Branch, Control, Location, WcagStandard } from './control.ts';
 import type { CrawledPage } from './crawl.ts';
@@ -52,87 +52,56 @@ export interface SaveHooks {
 }
 
 /**
- * Stores the audit, and in the same transaction its failure events for the key's matching webhook
- * registrations (the outbox), so an event can never be lost between the commit and the send.
+ * Stores the audit (its row, every control's outcome, the findings) and its failure events for
+ * the key's matching webhook registrations (the outbox) in ONE statement: data-modifying CTEs over
+ * `unnest`, atomic without BEGIN/COMMIT, one round trip. An event can never be lost between the
+ * commit and the send, and the NOTIFY for worker processes is part of the same statement.
  */
 export async function saveAudit(db: Kysely<Database>, audit: NewAudit, hooks: SaveHooks = {}): Promise<AuditSnapshot> {
   const id = randomUUID();
   const { crawled, result } = audit;
-  let queued = 0;
-  const createdAt = await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('audits')
-      .values({
-        id,
-        api_key_id: audit.apiKeyId,
-        branch: audit.branch,
-        standard: audit.standard ?? null,
-        include_warnings: audit.includeWarnings,
-        requested_url: audit.url.href,
-        final_url: crawled.finalUrl,
-        origin: audit.url.origin,
-        http_status: crawled.status,
-        redirect_chain: JSON.stringify(crawled.redirectChain.map(({ url, status }) => ({ url, status }))),
-        fetched_at: crawled.fetchedAt,
-        byte_count: crawled.byteCount,
-        body_sha256: crawled.bodySha256,
-        errors: result.totals.errors,
-        warnings: result.totals.warnings,
-        inconclusive: result.totals.inconclusive,
-        ai: result.ai === undefined ? null : JSON.stringify(result.ai),
-      })
-      .returning('created_at')
-      .executeTakeFirstOrThrow();
-    if (result.controls.length > 0) {
-      await trx
-        .insertInto('audit_controls')
-        .values(
-          result.controls.map((c, position) => ({
-            audit_id: id,
-            position,
-            control: c.control,
-            outcome: c.outcome,
-            evidence: c.evidence,
-            framework: c.framework,
-            requirement: c.requirement,
-            severity: c.severity,
-            selector: c.location?.selector ?? null,
-            snippet: c.location?.snippet ?? null,
-          })),
-        )
-        .execute();
-    }
-    if (result.findings.length > 0) {
-      await trx
-        .insertInto('findings')
-        .values(
-          result.findings.map((f, position) => ({
-            audit_id: id,
-            position,
-            control: f.control,
-            status: f.status,
-            severity: f.severity,
-            evidence: f.evidence,
-            selector: f.location?.selector ?? null,
-            snippet: f.location?.snippet ?? null,
-            occurrences: f.occurrences === undefined ? null : JSON.stringify(f.occurrences),
-            rules: f.rules === undefined ? null : JSON.stringify(f.rules),
-            act_rules: f.actRules === undefined ? null : JSON.stringify(f.actRules),
-          })),
-        )
-        .execute();
-    }
-    queued = await queueFailureEvents(trx, {
-      id,
-      apiKeyId: audit.apiKeyId,
-      url: audit.url.href,
-      branch: audit.branch,
-      createdAt: row.created_at,
-      totals: result.totals,
-      findings: result.findings,
-    });
-    return row.created_at;
-  });
+  const controls = result.controls;
+  const findings = result.findings;
+  const column = <T, V>(rows: readonly T[], pick: (row: T) => V) => rows.map(pick);
+  const saved = await sql<{ created_at: Date; queued: number }>`
+    with audit as (
+      insert into audits (id, api_key_id, branch, standard, include_warnings, requested_url, final_url, origin, http_status,
+                          redirect_chain, fetched_at, byte_count, body_sha256, errors, warnings, inconclusive, ai)
+      values (${id}, ${audit.apiKeyId}, ${audit.branch}, ${audit.standard ?? null}, ${audit.includeWarnings}, ${audit.url.href},
+              ${crawled.finalUrl}, ${audit.url.origin}, ${crawled.status},
+              ${JSON.stringify(crawled.redirectChain.map(({ url, status }) => ({ url, status })))}::jsonb, ${crawled.fetchedAt},
+              ${crawled.byteCount}, ${crawled.bodySha256}, ${result.totals.errors}, ${result.totals.warnings}, ${result.totals.inconclusive},
+              ${result.ai === undefined ? null : JSON.stringify(result.ai)}::jsonb)
+      returning id, created_at
+    ), controls as (
+      insert into audit_controls (audit_id, position, control, outcome, evidence, framework, requirement, severity, selector, snippet)
+      select audit.id, c.position - 1, c.control, c.outcome, c.evidence, c.framework, c.requirement, c.severity, c.selector, c.snippet
+      from audit, unnest(
+        ${column(controls, (c) => c.control)}::text[], ${column(controls, (c) => c.outcome)}::text[],
+        ${column(controls, (c) => c.evidence)}::text[], ${column(controls, (c) => c.framework)}::text[],
+        ${column(controls, (c) => c.requirement)}::text[], ${column(controls, (c) => c.severity)}::text[],
+        ${column(controls, (c) => c.location?.selector ?? null)}::text[], ${column(controls, (c) => c.location?.snippet ?? null)}::text[]
+      ) with ordinality as c(control, outcome, evidence, framework, requirement, severity, selector, snippet, position)
+    ), findings as (
+      insert into findings (audit_id, position, control, status, severity, evidence, selector, snippet, occurrences, rules, act_rules)
+      select audit.id, f.position - 1, f.control, f.status, f.severity, f.evidence, f.selector, f.snippet,
+             f.occurrences::jsonb, f.rules::jsonb, f.act_rules::jsonb
+      from audit, unnest(
+        ${column(findings, (f) => f.control)}::text[], ${column(findings, (f) => f.status)}::text[],
+        ${column(findings, (f) => f.severity)}::text[], ${column(findings, (f) => f.evidence)}::text[],
+        ${column(findings, (f) => f.location?.selector ?? null)}::text[], ${column(findings, (f) => f.location?.snippet ?? null)}::text[],
+        ${column(findings, (f) => (f.occurrences === undefined ? null : JSON.stringify(f.occurrences)))}::text[],
+        ${column(findings, (f) => (f.rules === undefined ? null : JSON.stringify(f.rules)))}::text[],
+        ${column(findings, (f) => (f.actRules === undefined ? null : JSON.stringify(f.actRules)))}::text[]
+      ) with ordinality as f(control, status, severity, evidence, selector, snippet, occurrences, rules, act_rules, position)
+    ), queued as (
+      ${queueFailureEvents({ id, apiKeyId: audit.apiKeyId, url: audit.url.href, branch: audit.branch, totals: result.totals, findings })}
+    )
+    select audit.created_at, (select count(*) from queued) as queued, ${notifyWhenQueued()} as notified
+    from audit
+  `.execute(db);
+  const row = saved.rows[0]!;
+  const queued = Number(row.queued);
   if (queued > 0) hooks.onEventsQueued?.(queued);
   return {
     id,
@@ -140,7 +109,7 @@ export async function saveAudit(db: Kysely<Database>, audit: NewAudit, hooks: Sa
     finalUrl: crawled.finalUrl,
     branch: audit.branch,
     standard: audit.standard,
-    createdAt,
+    createdAt: row.created_at,
     totals: result.totals,
     findings: result.findings,
     controls: result.controls,

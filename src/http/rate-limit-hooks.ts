@@ -10,9 +10,10 @@ export const RateLimitedBody = Type.Object(
 );
 
 /**
- * `announcePolicy` runs first (so a 401 carries RateLimit-Policy too); `takeSlot` after the key is
- * known, taking the slot before Fastify reads or validates the body, and answering 429 when the
- * window is spent.
+ * `announcePolicy` runs first (so a 401 carries RateLimit-Policy too); `authenticateAndTakeSlot`
+ * checks X-API-Key and takes the slot in one statement, before Fastify reads or validates the
+ * body: 401 `{"error":"invalid api key"}` for a missing, unknown or revoked key (as
+ * `requireApiKey`), 429 when the window is spent.
  */
 export function rateLimitHooks(rateLimiter: RateLimiter) {
   const policyHeader = `${rateLimiter.policy.limit};w=${rateLimiter.policy.windowSeconds}`;
@@ -20,8 +21,12 @@ export function rateLimitHooks(rateLimiter: RateLimiter) {
     async announcePolicy(_request: FastifyRequest, reply: FastifyReply) {
       reply.header('RateLimit-Policy', policyHeader);
     },
-    async takeSlot(request: FastifyRequest, reply: FastifyReply) {
-      const slot = await rateLimiter.take(request.apiKey!.id);
+    async authenticateAndTakeSlot(request: FastifyRequest, reply: FastifyReply) {
+      const header = request.headers['x-api-key'];
+      const taken = await rateLimiter.authenticateAndTake(typeof header === 'string' ? header : undefined);
+      if (!taken) return reply.code(401).send({ error: 'invalid api key' });
+      request.apiKey = taken.apiKey;
+      const slot = taken.decision;
       reply.header('RateLimit-Limit', slot.limit);
       reply.header('RateLimit-Remaining', slot.remaining);
       reply.header('RateLimit-Reset', slot.resetSeconds);

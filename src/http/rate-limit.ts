@@ -1,7 +1,9 @@
 // Fixed-window limiter per API key, exact under concurrency and across processes: one atomic
 // upsert both takes the slot and reports the count, so there is no read-then-write to race.
 // The window is aligned to the database clock (floor(now / window)), which every process shares.
-import { sql, type Kysely } from 'kysely';
+// A keyed route authenticates and takes its slot in that same statement (one round trip).
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { hashApiKey, type ApiKeyIdentity } from '../auth/api-keys.ts';
 import type { Database } from '../db/schema.ts';
 
 export interface RateLimitPolicy {
@@ -20,6 +22,11 @@ export interface RateLimitDecision {
 export interface RateLimiter {
   policy: RateLimitPolicy;
   take(apiKeyId: string): Promise<RateLimitDecision>;
+  /**
+   * Authenticates the raw key and takes its slot in one statement: undefined (and no slot taken)
+   * for a missing, unknown or revoked key, as `authenticateApiKey` answers.
+   */
+  authenticateAndTake(rawKey: string | undefined): Promise<{ apiKey: ApiKeyIdentity; decision: RateLimitDecision } | undefined>;
 }
 
 /** The tables of the same shape that hold a budget's windows: one per budget. */
@@ -38,29 +45,48 @@ export function createRateLimiter(
 ): RateLimiter {
   const window = policy.windowSeconds;
   const windows = sql.table(table);
-  return {
-    policy,
-    async take(apiKeyId) {
-      const now = clock ? sql`${clock().toISOString()}::timestamptz` : sql`now()`;
-      const windowStart = sql`to_timestamp(floor(extract(epoch from ${now}) / ${window}) * ${window})`;
-      // The CTE drops this key's finished windows so the table stays one row per active key.
-      const result = await sql<{ used: number; reset_seconds: string }>`
-        with finished as (
-          delete from ${windows} where api_key_id = ${apiKeyId} and window_start < ${windowStart}
-        )
+  /**
+   * One slot for the key the `key` CTE yields (no row: nothing is taken). The CTE also drops that
+   * key's finished windows, so the table stays one row per active key.
+   */
+  async function takeSlot(key: RawBuilder<unknown>): Promise<{ id: string; decision: RateLimitDecision } | undefined> {
+    const now = clock ? sql`${clock().toISOString()}::timestamptz` : sql`now()`;
+    const windowStart = sql`to_timestamp(floor(extract(epoch from ${now}) / ${window}) * ${window})`;
+    const result = await sql<{ id: string; used: number; reset_seconds: string }>`
+      with key as (${key}), finished as (
+        delete from ${windows} as w using key where w.api_key_id = key.id and w.window_start < ${windowStart}
+      ), slot as (
         insert into ${windows} (api_key_id, window_start, used)
-        values (${apiKeyId}, ${windowStart}, 1)
+        select id, ${windowStart}, 1 from key
         on conflict (api_key_id, window_start) do update set used = ${windows}.used + 1
-        returning used, extract(epoch from (window_start + make_interval(secs => ${window}) - ${now})) as reset_seconds
-      `.execute(db);
-      const row = result.rows[0]!;
-      const used = Number(row.used);
-      return {
+        returning api_key_id, used, extract(epoch from (window_start + make_interval(secs => ${window}) - ${now})) as reset_seconds
+      )
+      select api_key_id as id, used, reset_seconds from slot
+    `.execute(db);
+    const row = result.rows[0];
+    if (!row) return undefined;
+    const used = Number(row.used);
+    return {
+      id: row.id,
+      decision: {
         allowed: used <= policy.limit,
         limit: policy.limit,
         remaining: Math.max(0, policy.limit - used),
         resetSeconds: Math.max(1, Math.ceil(Number(row.reset_seconds))),
-      };
+      },
+    };
+  }
+
+  return {
+    policy,
+    async take(apiKeyId) {
+      const slot = await takeSlot(sql`select ${apiKeyId}::uuid as id`);
+      return slot!.decision;
+    },
+    async authenticateAndTake(rawKey) {
+      if (!rawKey) return undefined;
+      const slot = await takeSlot(sql`select id from api_keys where key_hash = ${hashApiKey(rawKey)} and revoked_at is null`);
+      return slot && { apiKey: { id: slot.id }, decision: slot.decision };
     },
   };
 }

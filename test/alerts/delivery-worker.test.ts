@@ -332,3 +332,34 @@ describe('claiming', () => {
     assert.equal((await delivery(deliveryId)).state, 'delivered', 'the try in flight was recorded before stop() resolved');
   });
 });
+
+describe('pipelining', () => {
+  test('a slow receiver holds one slot: every other due delivery is sent and recorded while it answers', async () => {
+    let release: () => void = () => {};
+    const arrived = new Promise<void>((resolve) => answers.set('/held', (res) => {
+      resolve();
+      release = () => res.writeHead(204).end();
+    }));
+    const slow = await pendingDelivery('/held', { at: new Date(Date.now() - 60_000) });
+    // More than one claim's worth (4 slots), each due after the slow one.
+    const others = await Promise.all(Array.from({ length: 10 }, () => pendingDelivery('/ok', { at: new Date(Date.now() - 1000) })));
+    const w = createDeliveryWorker({ db: database.db, fetcher, timeoutMs: 15_000, retryScheduleMs: [], log, pollIntervalMs: 3_600_000, concurrency: 4 });
+    w.start();
+    try {
+      await arrived;
+      const deadline = Date.now() + 30_000;
+      const pendingOthers = async () =>
+        (await database.db.selectFrom('webhook_deliveries').select('id').where('id', 'in', others.map((o) => o.deliveryId)).where('state', '=', 'pending').execute()).length;
+      while ((await pendingOthers()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(await pendingOthers(), 0, 'the other deliveries did not wait for the slow one');
+      assert.equal((await delivery(slow.deliveryId)).state, 'pending', 'the slow one is still in flight');
+    } finally {
+      const stopped = w.stop();
+      release();
+      await stopped;
+      answers.delete('/held');
+    }
+    assert.equal((await delivery(slow.deliveryId)).state, 'delivered');
+    for (const other of others) assert.equal((await attemptsOf(other.webhookId)).length, 1, 'each sent once');
+  });
+});

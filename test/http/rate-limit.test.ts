@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createApiKey } from '../../src/auth/api-keys.ts';
+import { createApiKey, revokeApiKey } from '../../src/auth/api-keys.ts';
 import { createRateLimiter } from '../../src/http/rate-limit.ts';
 import { openTestDatabase, type TestDatabase } from '../support/db.ts';
 
@@ -70,4 +70,29 @@ test('exact across two independent pools, as two processes sharing PostgreSQL wo
   } finally {
     await other.close();
   }
+});
+
+test('authenticate and take in one statement: 50 concurrent with the raw key, exactly 10 allowed, each with the key id', async () => {
+  const { id, rawKey } = await createApiKey(database.db, null);
+  const limiter = createRateLimiter(database.db, policy, () => new Date('2026-01-01T00:00:30Z'));
+  const taken = await Promise.all(Array.from({ length: 50 }, () => limiter.authenticateAndTake(rawKey)));
+  assert.ok(taken.every((t) => t?.apiKey.id === id));
+  assert.equal(taken.filter((t) => t!.decision.allowed).length, 10);
+  assert.deepEqual(
+    taken.filter((t) => t!.decision.allowed).map((t) => t!.decision.remaining).sort((a, b) => a - b),
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+  );
+  for (const t of taken) assert.equal(t!.decision.resetSeconds, 30);
+});
+
+test('authenticate and take: a missing, unknown or revoked key is undefined and takes no slot', async () => {
+  const { id, rawKey } = await createApiKey(database.db, null);
+  await revokeApiKey(database.db, id);
+  const limiter = createRateLimiter(database.db, policy, () => new Date('2026-01-01T00:00:30Z'));
+  assert.equal(await limiter.authenticateAndTake(undefined), undefined);
+  assert.equal(await limiter.authenticateAndTake(''), undefined);
+  assert.equal(await limiter.authenticateAndTake(`${rawKey}x`), undefined);
+  assert.equal(await limiter.authenticateAndTake(rawKey), undefined);
+  const rows = await database.db.selectFrom('rate_limit_windows').selectAll().where('api_key_id', '=', id).execute();
+  assert.deepEqual(rows, []);
 });

@@ -1,5 +1,5 @@
 // POST /api/v1/audit: auth → rate-limit slot → validate → crawl → analyse → persist → 201.
-// Auth and the slot run in onRequest, before Fastify reads or validates the body, so a request
+// Auth and the slot run in onRequest (one statement), before Fastify reads or validates the body, so a request
 // that ends in 400, 422 or 502 still uses its slot (spec sections 4 and 8).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -10,7 +10,6 @@ import { BRANCHES, WCAG_STANDARDS } from '../../audit/control.ts';
 import { checkTargetUrl, type AddressPolicy } from '../../net/address-policy.ts';
 import { OutboundError } from '../../net/safe-fetch.ts';
 import { PageTooComplexError } from '../../audit/page.ts';
-import { requireApiKey } from '../api-key-auth.ts';
 import { AuditResponse, toAuditResponse } from '../audit-response.ts';
 import { ErrorBody, FieldErrorsBody, fieldErrors } from '../errors.ts';
 import { RATE_LIMIT_HEADERS, RATE_LIMIT_POLICY_HEADER, RETRY_AFTER_HEADER, withHeaders } from '../openapi.ts';
@@ -50,13 +49,13 @@ export interface AuditRouteDeps extends AuditDeps {
 }
 
 export function auditRoutes(deps: AuditRouteDeps) {
-  const { announcePolicy, takeSlot } = rateLimitHooks(deps.rateLimiter);
+  const { announcePolicy, authenticateAndTakeSlot } = rateLimitHooks(deps.rateLimiter);
 
   return async function register(app: FastifyInstance) {
     app.withTypeProvider<TypeBoxTypeProvider>().post(
       '/api/v1/audit',
       {
-        onRequest: [announcePolicy, requireApiKey(deps.db), takeSlot],
+        onRequest: [announcePolicy, authenticateAndTakeSlot],
         bodyLimit: 16 * 1024,
         schema: {
           summary: 'Audit one public HTTPS page',

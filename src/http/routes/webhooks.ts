@@ -205,7 +205,7 @@ export interface WebhookRouteDeps {
 
 export function webhookRoutes(deps: WebhookRouteDeps) {
   const authenticate = requireApiKey(deps.db);
-  const { announcePolicy, takeSlot } = rateLimitHooks(deps.rateLimiter);
+  const { announcePolicy, authenticateAndTakeSlot } = rateLimitHooks(deps.rateLimiter);
 
   return async function register(app: FastifyInstance) {
     const typed = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -213,7 +213,7 @@ export function webhookRoutes(deps: WebhookRouteDeps) {
     typed.post(
       '/api/v1/alerts/webhook',
       {
-        onRequest: [announcePolicy, authenticate, takeSlot],
+        onRequest: [announcePolicy, authenticateAndTakeSlot],
         bodyLimit: 16 * 1024,
         schema: {
           summary: 'Register a verified alert webhook',
