@@ -118,6 +118,7 @@ export async function saveAudit(db: Kysely<Database>, audit: NewAudit, hooks: Sa
             occurrences: f.occurrences === undefined ? null : JSON.stringify(f.occurrences),
             rules: f.rules === undefined ? null : JSON.stringify(f.rules),
             act_rules: f.actRules === undefined ? null : JSON.stringify(f.actRules),
+            source: f.source ?? null,
           })),
         )
         .execute();
@@ -215,6 +216,7 @@ function findingOf(row: Selectable<FindingsTable>): Finding {
   if (row.occurrences !== null && row.occurrences !== undefined) finding.occurrences = row.occurrences as Finding['occurrences'];
   if (row.rules !== null && row.rules !== undefined) finding.rules = row.rules as string[];
   if (row.act_rules !== null && row.act_rules !== undefined) finding.actRules = row.act_rules as string[];
+  if (row.source !== null && row.source !== undefined) finding.source = row.source as Finding['source'];
   return finding;
 }
 
