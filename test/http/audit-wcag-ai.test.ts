@@ -217,6 +217,7 @@ test('conformant output: AI findings merge as warnings with source "ai", ai.used
   assert.match(prompt.page.textSample, /open from Monday to Saturday/);
   assert.equal(prompt.page.links.find((l) => l.text === 'Read more')?.context, 'The library is open from Monday to Saturday. Read more');
   assert.ok(prompt.page.results.some((r) => r.criterion === '4.1.2' && r.outcome === 'fail'), 'the deterministic results go with the summary');
+  assert.ok(prompt.page.results.every((r) => !r.evidence.includes('no AI step configured')));
 });
 
 test('non-conformant once, then conformant: 201 after the retry, which carries the validation errors', async () => {

@@ -92,7 +92,8 @@ export function aggregate(runs: readonly RuleRun[], standard: WcagStandard, incl
     const unsure = tallies.filter((t) => t.outcome === 'cantTell');
     const status = failedTallies.length > 0 ? 'fail' : unsure.length > 0 ? 'inconclusive' : 'pass';
     const chosen = status === 'fail' ? failedTallies : status === 'inconclusive' ? unsure : tallies;
-    const evidence = evidenceOf(status, chosen, merge === undefined);
+    // "(no AI step configured)" only where none is: not in the rules' verdicts the AI step is shown.
+    const evidence = evidenceOf(status, chosen, merge === undefined && ai.note === NO_AI_NOTE);
     const first = chosen.find((t) => t.result.location !== undefined)?.result.location;
     controls.push(checkedControl(row, standard, status, evidence.evidence, first, aiFinding));
     if (status !== 'pass') {

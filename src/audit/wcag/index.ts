@@ -49,7 +49,7 @@ export async function analyseWcagWithAi(page: Page, standard: WcagStandard, incl
   const located = new Map<string, Element>();
   const records = summarisePage(context, located);
   // The rules' verdict per criterion, for the model's context: the same aggregation, without AI.
-  const deterministic = aggregate(runs, standard, true, { used: false, note: '' });
+  const deterministic = aggregate(runs, standard, true, { used: false, note: 'rules only, for the AI step' });
   const input: SummaryInput = {
     ...records,
     results: deterministic.controls.map((c) => ({ criterion: c.control, outcome: c.outcome, evidence: c.evidence })),
