@@ -15,6 +15,7 @@ import { auditsRoutes } from './http/routes/audits.ts';
 import { webhookRoutes } from './http/routes/webhooks.ts';
 import { createAddressPolicy } from './net/address-policy.ts';
 import { createDeliveryWorker, type DeliveryWorker } from './alerts/delivery-worker.ts';
+import { createChatClient } from './audit/wcag/ai-step/index.ts';
 import type { SafeFetcher } from './net/safe-fetch.ts';
 
 export interface AppDeps {
@@ -166,6 +167,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       fetcher: deps.fetcher,
       onEventsQueued: worker ? () => worker.notify() : undefined,
       crawlLimits: config.crawl,
+      // The WCAG branch's AI step: one client for the process (the endpoint is operator configuration).
+      ai: config.ai ? { client: createChatClient(config.ai), model: config.ai.model } : undefined,
       rateLimiter: deps.rateLimiter ?? createRateLimiter(db, config.rateLimit),
       addressPolicy: createAddressPolicy(config.allowPrivateNetworks),
     }),

@@ -83,17 +83,18 @@ export async function saveAudit(db: Kysely<Database>, audit: NewAudit, hooks: Sa
         ${column(controls, (c) => c.location?.selector ?? null)}::text[], ${column(controls, (c) => c.location?.snippet ?? null)}::text[]
       ) with ordinality as c(control, outcome, evidence, framework, requirement, severity, selector, snippet, position)
     ), findings as (
-      insert into findings (audit_id, position, control, status, severity, evidence, selector, snippet, occurrences, rules, act_rules)
+      insert into findings (audit_id, position, control, status, severity, evidence, selector, snippet, occurrences, rules, act_rules, source)
       select audit.id, f.position - 1, f.control, f.status, f.severity, f.evidence, f.selector, f.snippet,
-             f.occurrences::jsonb, f.rules::jsonb, f.act_rules::jsonb
+             f.occurrences::jsonb, f.rules::jsonb, f.act_rules::jsonb, f.source
       from audit, unnest(
         ${column(findings, (f) => f.control)}::text[], ${column(findings, (f) => f.status)}::text[],
         ${column(findings, (f) => f.severity)}::text[], ${column(findings, (f) => f.evidence)}::text[],
         ${column(findings, (f) => f.location?.selector ?? null)}::text[], ${column(findings, (f) => f.location?.snippet ?? null)}::text[],
         ${column(findings, (f) => (f.occurrences === undefined ? null : JSON.stringify(f.occurrences)))}::text[],
         ${column(findings, (f) => (f.rules === undefined ? null : JSON.stringify(f.rules)))}::text[],
-        ${column(findings, (f) => (f.actRules === undefined ? null : JSON.stringify(f.actRules)))}::text[]
-      ) with ordinality as f(control, status, severity, evidence, selector, snippet, occurrences, rules, act_rules, position)
+        ${column(findings, (f) => (f.actRules === undefined ? null : JSON.stringify(f.actRules)))}::text[],
+        ${column(findings, (f) => f.source ?? null)}::text[]
+      ) with ordinality as f(control, status, severity, evidence, selector, snippet, occurrences, rules, act_rules, source, position)
     ), queued as (
       ${queueFailureEvents({ id, apiKeyId: audit.apiKeyId, url: audit.url.href, branch: audit.branch, totals: result.totals, findings })}
     )
@@ -184,6 +185,7 @@ function findingOf(row: Selectable<FindingsTable>): Finding {
   if (row.occurrences !== null && row.occurrences !== undefined) finding.occurrences = row.occurrences as Finding['occurrences'];
   if (row.rules !== null && row.rules !== undefined) finding.rules = row.rules as string[];
   if (row.act_rules !== null && row.act_rules !== undefined) finding.actRules = row.act_rules as string[];
+  if (row.source !== null && row.source !== undefined) finding.source = row.source as Finding['source'];
   return finding;
 }
 

@@ -8,7 +8,8 @@ import type { CrawledPage, CrawlLimits } from './crawl.ts';
 import { evaluateControls, type AuditResult } from './findings.ts';
 import { buildPage } from './page.ts';
 import { buildPrivacyPage, privacyControls, type OperatorLog } from './privacy/index.ts';
-import { analyseWcag } from './wcag/index.ts';
+import type { AiLog } from './wcag/ai-step/index.ts';
+import { analyseWcag, analyseWcagWithAi, type WcagAi } from './wcag/index.ts';
 
 export interface AnalysisInput {
   crawled: CrawledPage;
@@ -20,6 +21,11 @@ export interface AnalysisInput {
   log: OperatorLog;
   /** The WCAG standard to audit against (`wcag` only; default WCAG21AA). */
   standard?: WcagStandard | undefined;
+  /**
+   * The WCAG branch's AI step (`config.ai` set) and the logger its failed attempts go to (the
+   * request's); absent: deterministic rules only.
+   */
+  ai?: { step: WcagAi; log: AiLog } | undefined;
 }
 
 export type BranchAnalysis =
@@ -39,7 +45,12 @@ export const branchAnalyses: Record<Branch, BranchAnalysis> = {
   },
   wcag: {
     available: true,
-    analyse: async ({ crawled, includeWarnings, standard }) =>
-      analyseWcag(buildPage(crawled.html, crawled.finalUrl), standard ?? 'WCAG21AA', includeWarnings),
+    // With the AI step, an AnalysisFailedError propagates: the audit is not persisted (502).
+    analyse: async ({ crawled, includeWarnings, standard, ai }) => {
+      const page = buildPage(crawled.html, crawled.finalUrl);
+      return ai === undefined
+        ? analyseWcag(page, standard ?? 'WCAG21AA', includeWarnings)
+        : analyseWcagWithAi(page, standard ?? 'WCAG21AA', includeWarnings, { ai: ai.step, log: ai.log });
+    },
   },
 };

@@ -21,7 +21,14 @@ export interface Finding {
   rules?: string[];
   /** WCAG only: the W3C ACT rule ids those engine rules implement. */
   actRules?: string[];
+  /**
+   * WCAG only: who decided. `rules`: the static rule engine (fails are errors); `ai`: the AI
+   * judgement step (always a warning). Absent for the other branches.
+   */
+  source?: FindingSource;
 }
+
+export type FindingSource = 'rules' | 'ai';
 
 export interface CheckedControl {
   control: string;
@@ -47,6 +54,8 @@ export interface Totals {
 /** WCAG only: how the analysis ran. */
 export interface AiUse {
   used: boolean;
+  /** The model that judged (operator configuration, never a key or URL); only when `used`. */
+  model?: string;
   /** Why not, or what it judged; shown to the client. */
   note: string;
 }

@@ -1,11 +1,14 @@
 // The audit flow after the request is authenticated, rate-limited and validated:
 // crawl → analyse → persist. Only a successful audit is persisted; a crawl failure propagates
-// as an OutboundError, which the HTTP layer answers with 422.
+// as an OutboundError, which the HTTP layer answers with 422, and a failed WCAG AI step as an
+// AnalysisFailedError (502): either way before anything is written.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { SafeFetcher } from '../net/safe-fetch.ts';
 import { saveAudit, type AuditRequest, type AuditSnapshot } from './audit-store.ts';
 import { branchAnalyses, type AnalysisInput } from './branches.ts';
+import type { AiLog } from './wcag/ai-step/index.ts';
+import type { WcagAi } from './wcag/index.ts';
 import { crawl, type CrawlLimits } from './crawl.ts';
 
 export interface AuditDeps {
@@ -14,10 +17,12 @@ export interface AuditDeps {
   crawlLimits: CrawlLimits;
   /** Wakes the delivery worker after an audit's failure events are committed. */
   onEventsQueued?: (count: number) => void;
+  /** The WCAG branch's AI step, when `config.ai` is set. */
+  ai?: WcagAi | undefined;
 }
 
 /** `log` is the request's logger, for what the analysis saw of the network (never in a finding). */
-export async function runAudit(deps: AuditDeps, request: AuditRequest, log: AnalysisInput['log']): Promise<AuditSnapshot> {
+export async function runAudit(deps: AuditDeps, request: AuditRequest, log: AnalysisInput['log'] & AiLog): Promise<AuditSnapshot> {
   const analysis = branchAnalyses[request.branch];
   if (!analysis.available) throw new Error(`branch ${request.branch} is not available`);
   const crawled = await crawl(deps.fetcher, request.url, deps.crawlLimits);
@@ -28,6 +33,7 @@ export async function runAudit(deps: AuditDeps, request: AuditRequest, log: Anal
     limits: deps.crawlLimits,
     log,
     standard: request.standard,
+    ai: request.branch === 'wcag' && deps.ai !== undefined ? { step: deps.ai, log } : undefined,
   });
   return saveAudit(deps.db, { ...request, crawled, result }, { onEventsQueued: deps.onEventsQueued });
 }

@@ -7,6 +7,7 @@ import * as keyDisplay from './migrations/0002_key_display.ts';
 import * as auditReadback from './migrations/0003_audit_readback.ts';
 import * as webhooks from './migrations/0004_webhooks.ts';
 import * as wcagFindings from './migrations/0005_wcag_findings.ts';
+import * as findingSource from './migrations/0006_finding_source.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0003_audit_readback': auditReadback,
   '0004_webhooks': webhooks,
   '0005_wcag_findings': wcagFindings,
+  '0006_finding_source': findingSource,
 };
 
 /**

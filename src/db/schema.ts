@@ -69,6 +69,8 @@ export interface FindingsTable {
   occurrences: ColumnType<unknown, string | null | undefined, never>;
   rules: ColumnType<unknown, string | null | undefined, never>;
   act_rules: ColumnType<unknown, string | null | undefined, never>;
+  /** WCAG only (migration 0006): `rules` or `ai`; NULL otherwise. */
+  source: ColumnType<string | null, string | null | undefined, never>;
 }
 
 export interface WebhooksTable {

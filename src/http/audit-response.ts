@@ -35,6 +35,14 @@ const Finding = Type.Object({
   ),
   rules: Type.Optional(Type.Array(Type.String(), { description: '`wcag` only: engine rule ids whose outcomes make up the finding (see the branch README).' })),
   actRules: Type.Optional(Type.Array(Type.String(), { description: '`wcag` only: W3C ACT rule ids those engine rules implement.' })),
+  source: Type.Optional(
+    Type.Enum(['rules', 'ai'], {
+      description:
+        '`wcag` only: who decided. `rules`: the static rule engine (a fail is an error). `ai`: the AI judgement step (1.1.1, 2.4.2, 2.4.4, 2.4.6, 3.1.1), ' +
+        'always a warning: `fail` when the model judged an element to fail, `inconclusive` when it could not tell; `rules` then names the judgement questions. ' +
+        'A criterion may carry one finding of each source. Absent on findings of other branches and on wcag audits stored before this field existed.',
+    }),
+  ),
 });
 
 const CheckedControl = Type.Object({
@@ -100,10 +108,16 @@ const EXAMPLE_AUDIT = {
 
 const AiUse = Type.Object(
   {
-    used: Type.Boolean({ description: 'Whether the AI judgement step ran.' }),
+    used: Type.Boolean({ description: 'Whether the AI judgement step ran (a model was asked) for this audit.' }),
+    model: Type.Optional(Type.String({ description: 'With `used: true`: the model that judged, as the operator configured it.' })),
     note: Type.String({ description: 'Why not, or what it judged.' }),
   },
-  { description: '`wcag` only. Without an AI step, judgement criteria (1.1.1, 2.4.2, 2.4.4, 2.4.6, 3.1.1) are inconclusive warnings where they apply.' },
+  {
+    description:
+      '`wcag` only. Without an AI step, judgement criteria (1.1.1, 2.4.2, 2.4.4, 2.4.6, 3.1.1) are inconclusive warnings where they apply. ' +
+      'With one, its verdicts merge per element: a pass settles the element (no finding), a fail or cantTell becomes a warning with `source: "ai"`, ' +
+      'and an element the model was not shown (over the page summary’s bounds) stays an inconclusive `rules` warning.',
+  },
 );
 
 const EXAMPLE_WCAG_AUDIT = {
@@ -128,6 +142,7 @@ const EXAMPLE_WCAG_AUDIT = {
       ],
       rules: ['link-name', 'button-name'],
       actRules: ['c487ae', '97a4e1'],
+      source: 'rules',
     },
     {
       control: '2.4.2',
@@ -138,6 +153,7 @@ const EXAMPLE_WCAG_AUDIT = {
       occurrences: [{ rule: 'page-title-descriptive', selector: 'html > head > title', snippet: '<title>Example shop</title>' }],
       rules: ['page-title-descriptive'],
       actRules: ['c4a8a4'],
+      source: 'rules',
     },
   ],
   controls: [

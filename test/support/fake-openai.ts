@@ -22,7 +22,9 @@ export type FakeStep =
   /** Never answers: the client's timeout must end the call. */
   | { hang: true }
   /** Sends the status line, headers and part of the body, then stalls. */
-  | { stall: true };
+  | { stall: true }
+  /** Decides from the request (e.g. answers every element the prompt asks about). */
+  | { reply: (call: FakeCall) => Exclude<FakeStep, { reply: unknown }> };
 
 export interface FakeCall {
   headers: IncomingHttpHeaders;
@@ -74,8 +76,10 @@ export async function startFakeOpenAi(steps: FakeStep[] = []): Promise<FakeOpenA
       } catch {
         body = {};
       }
-      calls.push({ headers: req.headers, raw: recorded.body, body });
-      const step = queue.shift();
+      const call = { headers: req.headers, raw: recorded.body, body };
+      calls.push(call);
+      const next = queue.shift();
+      const step = next !== undefined && 'reply' in next ? next.reply(call) : next;
       if (step === undefined) return send(res, 500, JSON.stringify({ error: { message: `fake-openai: no scripted reply for call ${calls.length}` } }));
       if ('hang' in step) return undefined;
       if ('stall' in step) return void res.writeHead(200, { 'content-type': 'application/json' }).write('{"choices":[{"message":');

@@ -5,7 +5,11 @@
 //   criterion is reported only where it applies to something on the page;
 // - every criterion that some rule applied to is listed among the checked controls (a pass only
 //   when every outcome for it passed: what static HTML cannot prove is never a pass).
+// With the AI step (index.ts), its answers merge per element into the judgement rules' cantTell
+// outcomes (see AiMerge): a pass becomes a passed outcome, a fail or cantTell moves to the AI's
+// own warning finding (`source: "ai"`), and an element the AI was not shown stays cantTell.
 import type { CheckedControl, Finding, Occurrence, AuditResult, AiUse } from '../findings.ts';
+import type { Location } from '../control.ts';
 import { totalsOf } from '../findings.ts';
 import { outcome } from '../evidence.ts';
 import { CRITERIA, STANDARD_CRITERIA, type WcagCriterion, type WcagStandard } from './criteria.ts';
@@ -15,64 +19,128 @@ import type { WcagRule } from './rules/rule.ts';
 /** The most occurrences a finding lists. */
 export const OCCURRENCES_MAX = 50;
 
+/** The note of a judgement target the AI step was configured for but not shown (over the summary's bounds). */
+export const NOT_SHOWN_NOTE = 'not shown to the AI step (over the page summary’s bounds), so not judged';
+
+/** Where the AI step's answers meet the engine's outcomes. */
+export interface AiMerge {
+  /**
+   * Every judgement-rule target the AI was asked about, keyed by `aiTargetKey(rule id, selector)`:
+   * its judgement, or `unjudged` when asked and left unanswered.
+   */
+  verdicts: ReadonlyMap<string, 'pass' | 'fail' | 'cantTell' | 'unjudged'>;
+  /** The AI step's findings (warnings, `source: "ai"`), at most one per criterion. */
+  findings: readonly Finding[];
+}
+
+export function aiTargetKey(ruleId: string, selector: string): string {
+  return `${ruleId}\u0000${selector}`;
+}
+
 /** Said of judgement criteria when no AI step is configured. */
 export const NO_AI_NOTE = 'AI step not configured: judgement criteria (1.1.1, 2.4.2, 2.4.4, 2.4.6, 3.1.1) are inconclusive where they apply';
 
 interface Tally {
   rule: WcagRule;
   result: LocatedResult;
+  /** The outcome counted: the rule's, or `passed` where the AI judged a judgement target to pass. */
+  outcome: LocatedResult['outcome'];
+  note: string;
 }
 
 function version(standard: WcagStandard): string {
   return standard.startsWith('WCAG22') ? '2.2' : '2.1';
 }
 
-export function aggregate(runs: readonly RuleRun[], standard: WcagStandard, includeWarnings: boolean, ai: AiUse): AuditResult {
+/**
+ * The outcome a tally counts with the AI's answers merged: undefined when the AI covers it (its
+ * finding speaks for the element). Only judgement rules' cantTell outcomes are touched.
+ */
+function merged(rule: WcagRule, result: LocatedResult, merge: AiMerge | undefined): Pick<Tally, 'outcome' | 'note'> | undefined {
+  if (merge === undefined || rule.judgement !== true || result.outcome !== 'cantTell') return { outcome: result.outcome, note: result.note };
+  const verdict = merge.verdicts.get(aiTargetKey(rule.id, result.location?.selector ?? ':root'));
+  if (verdict === undefined) return { outcome: 'cantTell', note: NOT_SHOWN_NOTE };
+  if (verdict === 'pass') return { outcome: 'passed', note: 'judged to pass by the AI step' };
+  return undefined;
+}
+
+export function aggregate(runs: readonly RuleRun[], standard: WcagStandard, includeWarnings: boolean, ai: AiUse, merge?: AiMerge): AuditResult {
   const inStandard = STANDARD_CRITERIA[standard];
   const byCriterion = new Map<WcagCriterion, Tally[]>();
+  /** Criteria with an outcome the AI covers (so the criterion applies even when no tally is left). */
+  const covered = new Set<WcagCriterion>();
   for (const { rule, results } of runs) {
     for (const criterion of rule.criteria) {
       if (!inStandard.has(criterion)) continue;
       const list = byCriterion.get(criterion) ?? [];
-      for (const result of results) list.push({ rule, result });
+      for (const result of results) {
+        const counted = merged(rule, result, merge);
+        if (counted === undefined) covered.add(criterion);
+        else list.push({ rule, result, ...counted });
+      }
       byCriterion.set(criterion, list);
     }
   }
+  const aiFindings = new Map((merge?.findings ?? []).map((f) => [f.control, f]));
   const findings: Finding[] = [];
   const controls: CheckedControl[] = [];
   for (const row of CRITERIA) {
-    const tallies = byCriterion.get(row.num);
-    if (tallies === undefined || tallies.length === 0) continue;
-    const failedTallies = tallies.filter((t) => t.result.outcome === 'failed');
-    const unsure = tallies.filter((t) => t.result.outcome === 'cantTell');
+    const tallies = byCriterion.get(row.num) ?? [];
+    const aiFinding = inStandard.has(row.num) ? aiFindings.get(row.num) : undefined;
+    if (tallies.length === 0 && aiFinding === undefined && !covered.has(row.num)) continue;
+    const failedTallies = tallies.filter((t) => t.outcome === 'failed');
+    const unsure = tallies.filter((t) => t.outcome === 'cantTell');
     const status = failedTallies.length > 0 ? 'fail' : unsure.length > 0 ? 'inconclusive' : 'pass';
     const chosen = status === 'fail' ? failedTallies : status === 'inconclusive' ? unsure : tallies;
-    const evidence = evidenceOf(status, chosen, ai);
+    // "(no AI step configured)" only where none is: not in the rules' verdicts the AI step is shown.
+    const evidence = evidenceOf(status, chosen, merge === undefined && ai.note === NO_AI_NOTE);
     const first = chosen.find((t) => t.result.location !== undefined)?.result.location;
-    const control: CheckedControl = {
-      control: row.num,
-      framework: `WCAG ${version(standard)} Level ${row.level}`,
-      requirement: `${row.num} ${row.title}`,
-      outcome: status,
-      severity: 'error',
-      evidence: evidence.evidence,
-    };
-    if (first) control.location = first;
-    controls.push(control);
-    if (status === 'pass') continue;
-    const finding: Finding = {
-      control: row.num,
-      status,
-      severity: status === 'fail' ? 'error' : 'warning',
-      evidence: evidence.evidence,
-    };
-    if (first) finding.location = first;
-    finding.occurrences = occurrencesOf(chosen);
-    finding.rules = [...new Set(chosen.map((t) => t.rule.id))];
-    finding.actRules = [...new Set(chosen.flatMap((t) => t.rule.actRules))];
-    if (includeWarnings || finding.severity === 'error') findings.push(finding);
+    controls.push(checkedControl(row, standard, status, evidence.evidence, first, aiFinding));
+    if (status !== 'pass') {
+      const finding: Finding = {
+        control: row.num,
+        status,
+        severity: status === 'fail' ? 'error' : 'warning',
+        evidence: evidence.evidence,
+      };
+      if (first) finding.location = first;
+      finding.occurrences = occurrencesOf(chosen);
+      finding.rules = [...new Set(chosen.map((t) => t.rule.id))];
+      finding.actRules = [...new Set(chosen.flatMap((t) => t.rule.actRules))];
+      finding.source = 'rules';
+      if (includeWarnings || finding.severity === 'error') findings.push(finding);
+    }
+    // The AI's warning follows the engine's finding of the same criterion.
+    if (aiFinding !== undefined && includeWarnings) findings.push(aiFinding);
   }
   return { controls, findings, totals: totalsOf(findings), ai };
+}
+
+/**
+ * The criterion as a checked control. The engine's fail decides it (severity error); else an AI
+ * fail makes it a fail carrying a warning, since an AI judgement is never an error; else any
+ * cantTell left, the engine's or the AI's, makes it inconclusive; else it passed.
+ */
+function checkedControl(
+  row: (typeof CRITERIA)[number],
+  standard: WcagStandard,
+  status: 'pass' | 'fail' | 'inconclusive',
+  evidence: string,
+  location: Location | undefined,
+  aiFinding: Finding | undefined,
+): CheckedControl {
+  const fromAi = aiFinding !== undefined && status !== 'fail' && (aiFinding.status === 'fail' || status === 'pass');
+  const control: CheckedControl = {
+    control: row.num,
+    framework: `WCAG ${version(standard)} Level ${row.level}`,
+    requirement: `${row.num} ${row.title}`,
+    outcome: fromAi ? aiFinding.status : status,
+    severity: fromAi && aiFinding.status === 'fail' ? 'warning' : 'error',
+    evidence: fromAi ? aiFinding.evidence : evidence,
+  };
+  const at = fromAi ? aiFinding.location : location;
+  if (at) control.location = at;
+  return control;
 }
 
 function occurrencesOf(tallies: readonly Tally[]): Occurrence[] {
@@ -90,13 +158,13 @@ function occurrencesOf(tallies: readonly Tally[]): Occurrence[] {
 }
 
 /** `3 failed (link-name 2, button-name 1): first note; second note`, within the evidence bound. */
-function evidenceOf(status: 'pass' | 'fail' | 'inconclusive', tallies: readonly Tally[], ai: AiUse) {
+function evidenceOf(status: 'pass' | 'fail' | 'inconclusive', tallies: readonly Tally[], noAiStep: boolean) {
   const perRule = new Map<string, number>();
   for (const t of tallies) perRule.set(t.rule.id, (perRule.get(t.rule.id) ?? 0) + 1);
   const rules = [...perRule].map(([id, n]) => `${id} ${n}`).join(', ');
-  const notes = [...new Set(tallies.map((t) => t.result.note).filter((n) => n !== ''))].slice(0, 3);
+  const notes = [...new Set(tallies.map((t) => t.note).filter((n) => n !== ''))].slice(0, 3);
   const verb = status === 'fail' ? 'failed' : status === 'inconclusive' ? 'cannot be decided from static HTML' : 'passed';
-  const judgement = status === 'inconclusive' && !ai.used && tallies.some((t) => t.rule.judgement === true) ? ' (no AI step configured)' : '';
+  const judgement = status === 'inconclusive' && noAiStep && tallies.some((t) => t.rule.judgement === true) ? ' (no AI step configured)' : '';
   const head = `${tallies.length} ${verb}${judgement} (${rules})`;
   return outcome(status, notes.length === 0 ? head : `${head}: ${notes.join('; ')}`);
 }

@@ -10,6 +10,7 @@ import { BRANCHES, WCAG_STANDARDS } from '../../audit/control.ts';
 import { checkTargetUrl, type AddressPolicy } from '../../net/address-policy.ts';
 import { OutboundError } from '../../net/safe-fetch.ts';
 import { PageTooComplexError } from '../../audit/page.ts';
+import { AnalysisFailedError } from '../../audit/wcag/index.ts';
 import { AuditResponse, toAuditResponse } from '../audit-response.ts';
 import { ErrorBody, FieldErrorsBody, fieldErrors } from '../errors.ts';
 import { RATE_LIMIT_HEADERS, RATE_LIMIT_POLICY_HEADER, RETRY_AFTER_HEADER, withHeaders } from '../openapi.ts';
@@ -65,7 +66,10 @@ export function auditRoutes(deps: AuditRouteDeps) {
             'Every answer after authentication carries RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and RateLimit-Policy. ' +
             'The privacy branch follows the selected policy link (an http:// link as https://): an HTTP error, an empty page, a redirect to an address ' +
             'the service does not fetch or a host that does not exist fails privacy.privacy-policy-reachable; a timeout, connection or TLS failure is inconclusive. ' +
-            'No response carries what the network said (addresses, ranges, socket or TLS errors); the operator log does.',
+            'No response carries what the network said (addresses, ranges, socket or TLS errors); the operator log does. ' +
+            'With an AI step configured (AUDIT_AI_BASE_URL), the wcag branch asks a model the judgement questions of the requested standard that apply ' +
+            '(1.1.1, 2.4.2, 2.4.4, 2.4.6, 3.1.1) after its rules; its answers are warnings with `source: "ai"` and the response says `ai.used: true` and the model. ' +
+            'When the model’s answer still does not conform after one retry, or the provider fails or times out twice, the answer is 502 and nothing is stored.',
           security: [{ apiKey: [] }],
           body: AuditRequestBody,
           response: {
@@ -91,7 +95,11 @@ export function auditRoutes(deps: AuditRouteDeps) {
             429: withHeaders(RateLimitedBody, { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER }),
             502: withHeaders(
               Type.Object({ error: Type.Literal('analysis failed') }, {
-                description: 'WCAG branch only: its AI step returned output that does not conform, after a retry.',
+                description:
+                  'WCAG branch with an AI step configured only: the AI step’s structured output did not conform (schema, or a control outside the requested standard, ' +
+                  'a selector naming no element of the page, empty or over-long evidence) after its one retry with the errors fed back, or the AI provider failed ' +
+                  'or timed out on both calls. Nothing is persisted (no audit, no failure event) and the rate-limit slot stays taken. ' +
+                  'The body never says why; the operator log does (never the AI key).',
                 examples: [{ error: 'analysis failed' }],
               }),
               RATE_LIMIT_HEADERS,
@@ -123,6 +131,14 @@ export function auditRoutes(deps: AuditRouteDeps) {
           );
           return reply.code(201).send(toAuditResponse(audit));
         } catch (error) {
+          if (error instanceof AnalysisFailedError) {
+            // The attempts' details are bounded and redacted by the AI step; the key is never in them.
+            request.log.warn(
+              { reason: error.reason, attempts: error.attempts.map((a) => ({ attempt: a.attempt, failure: a.failure, detail: a.detail })) },
+              'WCAG AI step failed after its retry: answering 502, nothing persisted',
+            );
+            return reply.code(502).send({ error: 'analysis failed' });
+          }
           if (error instanceof OutboundError || error instanceof PageTooComplexError) {
             request.log.info({ reason: error.reason, detail: error.message }, 'crawl refused, failed or exceeded a bound');
             return reply.code(422).send({ error: 'unreachable or blocked' });

@@ -92,6 +92,8 @@ export interface AiJudgementResult {
   judgements: Judgement[];
   /** Provider calls made: 0 (no question applied), 1 or 2. */
   calls: number;
+  /** The questions asked, with the elements each asked about (what the findings and verdicts cover). */
+  asked: AskedQuestion[];
 }
 
 export interface JudgeInput {
@@ -152,7 +154,7 @@ export async function judgeDetailed(input: JudgeInput, deps: JudgeDeps): Promise
   const summary = buildSummary(input.page);
   const standardCriteria = new Set(input.standardCriteria);
   const asked = questionsFor(summary, standardCriteria);
-  if (asked.length === 0) return { findings: [], verdicts: [], judgements: [], calls: 0 };
+  if (asked.length === 0) return { findings: [], verdicts: [], judgements: [], calls: 0, asked };
 
   const context = { asked, standard: input.standard, standardCriteria, selectorExists: input.selectorExists };
   const first = buildMessages(summary, asked, input.standard);
@@ -165,7 +167,7 @@ export async function judgeDetailed(input: JudgeInput, deps: JudgeDeps): Promise
       const check = reply.json ? checkAnswer(reply.value, context) : { ok: false as const, errors: [reply.problem] };
       if (check.ok) {
         deps.log.info({ aiStep: { calls: attempt, questions: asked.map((q) => q.id), judgements: check.judgements.length } }, 'AI step answered');
-        return { ...toFindings(check.judgements, asked, summary, input), judgements: check.judgements, calls: attempt };
+        return { ...toFindings(check.judgements, asked, summary, input), judgements: check.judgements, calls: attempt, asked };
       }
       record = { attempt, failure: 'non-conformant', detail: check.errors };
       messages = retryMessages(first, reply.content, check.errors);

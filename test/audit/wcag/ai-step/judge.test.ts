@@ -228,7 +228,7 @@ test('a cancelled step makes no retry', async () => {
 test('no question applies: no call at all, no findings', async () => {
   const { aiStep } = step([]);
   const result = await aiStep.judgeDetailed(input({ page: { landmarks: [{ role: 'main', selector: 'main' }] } }));
-  assert.deepEqual(result, { findings: [], verdicts: [], judgements: [], calls: 0 });
+  assert.deepEqual(result, { findings: [], verdicts: [], judgements: [], calls: 0, asked: [] });
   assert.equal(ai.calls.length, 0);
 });
 

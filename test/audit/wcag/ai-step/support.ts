@@ -1,17 +1,12 @@
 // Shared inputs of the AI-step tests: a small page's records, the criteria of the three standards
-// (as the criteria table on the WCAG branch defines them: A of 2.1; A and AA of 2.1; A and AA of
-// 2.2 without 4.1.1), a capturing pino logger and a conformant answer builder.
+// (from the criteria table, as the WCAG branch passes them), a capturing pino logger and a
+// conformant answer builder.
 import { Writable } from 'node:stream';
 import pino from 'pino';
+import { STANDARD_CRITERIA, WCAG_STANDARDS, type WcagStandard } from '../../../../src/audit/wcag/criteria.ts';
 import type { SummaryInput } from '../../../../src/audit/wcag/ai-step/summary.ts';
 
-const A_21 = ['1.1.1', '1.2.1', '1.2.2', '1.2.3', '1.3.1', '1.3.2', '1.3.3', '1.4.1', '1.4.2', '2.1.1', '2.1.2', '2.1.4', '2.2.1', '2.2.2', '2.3.1', '2.4.1', '2.4.2', '2.4.3', '2.4.4', '2.5.1', '2.5.2', '2.5.3', '2.5.4', '3.1.1', '3.2.1', '3.2.2', '3.3.1', '3.3.2', '4.1.1', '4.1.2'];
-const AA_21 = ['1.2.4', '1.2.5', '1.3.4', '1.3.5', '1.4.3', '1.4.4', '1.4.5', '1.4.10', '1.4.11', '1.4.12', '1.4.13', '2.4.5', '2.4.6', '2.4.7', '3.1.2', '3.2.3', '3.2.4', '3.3.3', '3.3.4', '4.1.3'];
-export const CRITERIA = {
-  WCAG21A: A_21,
-  WCAG21AA: [...A_21, ...AA_21],
-  WCAG22AA: [...A_21.filter((c) => c !== '4.1.1'), ...AA_21, '2.4.11', '2.5.7', '2.5.8', '3.2.6', '3.3.7', '3.3.8'],
-};
+export const CRITERIA = Object.fromEntries(WCAG_STANDARDS.map((standard) => [standard, [...STANDARD_CRITERIA[standard]]])) as Record<WcagStandard, string[]>;
 
 export const PAGE: SummaryInput = {
   title: 'Opening hours – City Library',
