@@ -35,7 +35,7 @@ import { privacyControls } from '../src/audit/privacy/index.ts';
 import { selectPolicyLink } from '../src/audit/privacy/links/index.ts';
 import { analyseWcag } from '../src/audit/wcag/index.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase, openPostgres } from '../src/db/connect.ts';
+import { openDatabase, openPostgres, type DatabaseHandle } from '../src/db/connect.ts';
 import { createAddressPolicy } from '../src/net/address-policy.ts';
 import { createSafeFetcher } from '../src/net/safe-fetch.ts';
 import { randomUUID } from 'node:crypto';
@@ -186,15 +186,32 @@ const SERVICE_ENV = {
   LOG_LEVEL: 'warn',
 };
 
+/**
+ * A fresh database for one bench part: PostgreSQL with BENCH_DATABASE_URL (migrated), else the
+ * embedded one in a temp dir, which `close` also removes.
+ */
+async function openBenchDatabase(): Promise<DatabaseHandle> {
+  if (process.env.BENCH_DATABASE_URL) {
+    const database = await openPostgres(process.env.BENCH_DATABASE_URL);
+    await (await import('../src/db/migrate.ts')).migrateToLatest(database.db);
+    return database;
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-bench-'));
+  const database = await openDatabase({ databaseUrl: undefined, dataDir });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** The old shape: the service in the bench's own process, sharing its thread with load and fixture. */
 async function inProcessService(caPem: string): Promise<ServiceUnderTest> {
   const config = loadConfig(SERVICE_ENV);
   const fetcher = createSafeFetcher({ policy: createAddressPolicy(config.allowPrivateNetworks), staticResolve: config.staticResolve, ca: [caPem] });
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-bench-'));
-  const database = process.env.BENCH_DATABASE_URL
-    ? await openPostgres(process.env.BENCH_DATABASE_URL)
-    : await openDatabase({ databaseUrl: undefined, dataDir });
-  if (process.env.BENCH_DATABASE_URL) await (await import('../src/db/migrate.ts')).migrateToLatest(database.db);
+  const database = await openBenchDatabase();
   const app = await buildApp({ config, db: database.db, fetcher });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address() as import('node:net').AddressInfo;
@@ -206,7 +223,6 @@ async function inProcessService(caPem: string): Promise<ServiceUnderTest> {
       await app.close();
       await fetcher.close();
       await database.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -350,19 +366,10 @@ async function benchWebhooks(pages: { name: string; html: string }[]) {
     if (path === '/latency') arrivals.push(Date.now() - Date.parse(JSON.parse(recorded.body).audit.createdAt));
     res.writeHead(200).end('ok');
   }, pki);
-  const config = loadConfig({
-    AUDIT_RESOLVE: 'bench.test=127.0.0.1,hooks.test=127.0.0.1',
-    AUDIT_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
-    AUDIT_RATE_LIMIT: '1000000',
-    LOG_LEVEL: 'warn',
-  });
+  const config = loadConfig({ ...SERVICE_ENV, AUDIT_RESOLVE: 'bench.test=127.0.0.1,hooks.test=127.0.0.1' });
   const policy = createAddressPolicy(config.allowPrivateNetworks);
   const fetcher = createSafeFetcher({ policy, staticResolve: config.staticResolve, ca: [pki.caPem] });
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-bench-'));
-  const database = process.env.BENCH_DATABASE_URL
-    ? await openPostgres(process.env.BENCH_DATABASE_URL)
-    : await openDatabase({ databaseUrl: undefined, dataDir });
-  if (process.env.BENCH_DATABASE_URL) await (await import('../src/db/migrate.ts')).migrateToLatest(database.db);
+  const database = await openBenchDatabase();
   const { id: keyId, rawKey } = await createApiKey(database.db, 'bench-webhooks');
   const secret = 'bench-secret-0123456789abcdefghijklmnopqrstu';
   const silent = { info() {}, warn() {}, error(obj: object, msg: string) { console.error(msg, obj); } };
@@ -432,7 +439,6 @@ async function benchWebhooks(pages: { name: string; html: string }[]) {
   await fetcher.close();
   await fixture.close();
   await database.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
   const sorted = [...arrivals].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
   return {

@@ -2,8 +2,20 @@
 // base64url-encoded JSON. Opaque to clients but not a secret: a hand-made one can only ever select
 // the presenting key's own rows. Anything that does not decode to exactly this shape is refused
 // rather than guessed at.
-import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
+
+/**
+ * A list route's `preValidation`: the app validates without type coercion (a JSON body's "5" is
+ * not 5), but a query string is all text, so it is converted to the schema's types first and then
+ * validated as usual.
+ */
+export function convertQuery(schema: TSchema) {
+  return async (request: FastifyRequest): Promise<void> => {
+    request.query = Value.Convert(schema, request.query);
+  };
+}
 
 /**
  * A place in a list ordered by (timestamp desc, id desc). `createdAt` is ISO 8601 UTC with the

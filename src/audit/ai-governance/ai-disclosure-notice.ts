@@ -70,7 +70,7 @@ function findDisclosure(d: Discourse): Disclosure | undefined {
     // Every disclosure names AI, so sentences without an AI term are skipped before the costlier cues.
     const terms = hitsIn(sentence, AI_TERMS).filter((hit) => !isLawTopic(d, hit));
     if (terms.length === 0 || isReported(d, sentence)) continue;
-    const affirmed = (hit: Hit) => !isNegated(d, sentence, hit.start, hit.end) && !isLawTopic(d, hit);
+    const affirmed = (hit: Hit) => !isNegated(d, sentence, hit.start, hit.end);
     const made = scanSentence(sentence, MADE_BY_AI).find(affirmed);
     if (made !== undefined && (!d.editorial || isLabel(sentence) || scanSentence(sentence, THIS_CONTENT).length > 0)) return { sentence, hit: made };
     const ai = terms.find((hit) => affirmed(hit) && !negatedPredicate(d, sentence, hit) && !isTopicLabel(sentence, hit) && (!d.editorial || possessed(sentence, hit)));

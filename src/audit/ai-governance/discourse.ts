@@ -103,7 +103,9 @@ export function discourseOf(page: Page): Discourse {
   return discourse;
 }
 
-const HEADING_LEVEL: Readonly<Record<string, number>> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6, summary: 7, dt: 7 };
+/** The heading level of a record's key: below every h1–h6, so a key heads only its own value. */
+export const RECORD_LEVEL = 7;
+const HEADING_LEVEL: Readonly<Record<string, number>> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6, summary: RECORD_LEVEL, dt: RECORD_LEVEL };
 /**
  * A block's heading level: h1–h6, and 7 for the key of a record: a `<summary>`, a `<dt>`, or a
  * row header (`<th>` followed by a `<td>`: "Training data | Half-hourly meter readings …"), so
@@ -111,9 +113,9 @@ const HEADING_LEVEL: Readonly<Record<string, number>> = { h1: 1, h2: 2, h3: 3, h
  */
 function headingLevelOf(el: Element | null): number | undefined {
   if (el === null) return undefined;
-  if (el.name === 'th') return nextElement(el)?.name === 'td' ? 7 : undefined;
+  if (el.name === 'th') return nextElement(el)?.name === 'td' ? RECORD_LEVEL : undefined;
   // The first of a row's two cells, "Vendor | Kestrel Legal Technologies Ltd", is its key.
-  if (el.name === 'td') return previousElement(el) === null && nextElement(el)?.name === 'td' && nextElement(nextElement(el)!) === null ? 7 : undefined;
+  if (el.name === 'td') return previousElement(el) === null && nextElement(el)?.name === 'td' && nextElement(nextElement(el)!) === null ? RECORD_LEVEL : undefined;
   return HEADING_LEVEL[el.name];
 }
 

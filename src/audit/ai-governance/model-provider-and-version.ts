@@ -25,7 +25,7 @@
 // them).
 import type { Control, Outcome } from '../control.ts';
 import { truncate, type Page } from '../page.ts';
-import { discourseOf, hitsIn, isAiSentence, isNegated, recordGroupOf, type Discourse, type Section, type Sentence } from './discourse.ts';
+import { RECORD_LEVEL, discourseOf, hitsIn, isAiSentence, isNegated, recordGroupOf, type Discourse, type Section, type Sentence } from './discourse.ts';
 import { disclosureOf } from './ai-disclosure-notice.ts';
 import { EVIDENCE_MAX, corpusOf, linked, locationAt, lookedFor, outcome, partlyFound, quotedText, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
@@ -355,9 +355,6 @@ function isField(d: Discourse, s: Sentence): boolean {
   const element = d.corpus.page.textBlocks[s.blockIndex]?.element?.name;
   return element === 'li' || element === 'dd' || element === 'td' || /^[^:.]{1,40}: /u.test(s.text);
 }
-
-/** The heading level of a record's key (see discourse.ts). */
-const RECORD_LEVEL = 7;
 
 /** One sentence over a key and its value, so "Model provider" and "Voltaic Analytics B.V." read together. */
 function spanning(d: Discourse, key: Sentence, last: Sentence): Sentence {

@@ -2,7 +2,7 @@
 // and GET /api/v1/audits (the key's own audits, newest first, keyset-paginated). Reads need a
 // valid key but take no audit rate-limit slot: they crawl nothing, and a CI pipeline polling its
 // results must not starve its own audits.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { Type, type Static } from 'typebox';
@@ -12,7 +12,7 @@ import { BRANCHES } from '../../audit/control.ts';
 import type { Database } from '../../db/schema.ts';
 import { requireApiKey } from '../api-key-auth.ts';
 import { AuditResponse, AuditSummaryBody, toAuditResponse, toAuditSummary } from '../audit-response.ts';
-import { decodeCursor, encodeCursor } from '../cursor.ts';
+import { convertQuery, decodeCursor, encodeCursor } from '../cursor.ts';
 import { FieldErrorsBody, fieldErrors } from '../errors.ts';
 
 const MAX_LIMIT = 100;
@@ -144,11 +144,7 @@ export function auditsRoutes(deps: { db: Kysely<Database> }) {
       '/api/v1/audits',
       {
         onRequest: authenticate,
-        // The app validates without type coercion (a JSON body's "5" is not 5), but a query string
-        // is all text: convert it to the schema's types first, then validate as usual.
-        preValidation: async (request: FastifyRequest) => {
-          request.query = Value.Convert(ListQuery, request.query);
-        },
+        preValidation: convertQuery(ListQuery),
         schema: {
           summary: 'List the key’s audits',
           description:

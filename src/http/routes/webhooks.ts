@@ -4,7 +4,7 @@
 // auth and a rate-limit slot (its own budget) before the body is read, then a per-key maximum
 // checked before anything is sent. The challenge (the signing secret) is in no schema below, so
 // the serialiser could not emit it even by mistake.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { Type, type Static } from 'typebox';
@@ -27,7 +27,7 @@ import type { Database } from '../../db/schema.ts';
 import { MAX_URL_LENGTH } from '../../net/address-policy.ts';
 import type { SafeFetcher } from '../../net/safe-fetch.ts';
 import { requireApiKey } from '../api-key-auth.ts';
-import { decodeCursor, encodeCursor } from '../cursor.ts';
+import { convertQuery, decodeCursor, encodeCursor } from '../cursor.ts';
 import { FieldErrorsBody, fieldErrors } from '../errors.ts';
 import { RATE_LIMIT_HEADERS, RATE_LIMIT_POLICY_HEADER, RETRY_AFTER_HEADER, withHeaders } from '../openapi.ts';
 import type { RateLimiter } from '../rate-limit.ts';
@@ -318,10 +318,7 @@ export function webhookRoutes(deps: WebhookRouteDeps) {
       '/api/v1/alerts/webhook/:id/attempts',
       {
         onRequest: authenticate,
-        // Query strings are text: convert to the schema's types before the usual (non-coercing) validation.
-        preValidation: async (request: FastifyRequest) => {
-          request.query = Value.Convert(AttemptsQuery, request.query);
-        },
+        preValidation: convertQuery(AttemptsQuery),
         schema: {
           summary: 'List a registration’s delivery attempts',
           description:
