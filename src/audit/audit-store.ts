@@ -245,3 +245,63 @@ export async function listAudits(
     next: last ? { createdAt: last.position, id: last.id } : null,
   };
 }
+
+/** The newest audit of one origin in one branch, as the admin dashboard shows it. */
+export interface LatestPillarAudit {
+  id: string;
+  url: string;
+  standard: WcagStandard | undefined;
+  createdAt: Date;
+  totals: Totals;
+}
+
+/** An audited origin with the newest audit of each branch it has one of. */
+export interface OriginOverview {
+  origin: string;
+  /** When the origin was last audited, in any branch. */
+  lastAuditedAt: Date;
+  latest: Partial<Record<Branch, LatestPillarAudit>>;
+}
+
+/**
+ * Every key's audits, admin-wide: the `limit` most recently audited origins, newest first, each
+ * with the newest audit per branch. Both steps walk the (origin, branch, created_at) index.
+ */
+export async function latestAuditsByOrigin(db: Kysely<Database>, limit: number): Promise<OriginOverview[]> {
+  const rows = await db
+    .selectFrom(
+      db.selectFrom('audits').select(['origin']).select((eb) => eb.fn.max('created_at').as('last_audited_at')).groupBy('origin')
+        .orderBy('last_audited_at', 'desc').orderBy('origin').limit(limit).as('o'),
+    )
+    .innerJoinLateral(
+      (eb) =>
+        eb.selectFrom('audits as a')
+          .select(['a.id', 'a.branch', 'a.requested_url', 'a.standard', 'a.created_at', 'a.errors', 'a.warnings', 'a.inconclusive'])
+          .whereRef('a.origin', '=', 'o.origin')
+          .distinctOn('a.branch')
+          .orderBy('a.branch').orderBy('a.created_at', 'desc').orderBy('a.id', 'desc')
+          .as('l'),
+      (join) => join.onTrue(),
+    )
+    .selectAll('l')
+    .select(['o.origin', 'o.last_audited_at'])
+    .orderBy('o.last_audited_at', 'desc')
+    .orderBy('o.origin')
+    .execute();
+  const origins = new Map<string, OriginOverview>();
+  for (const row of rows) {
+    let overview = origins.get(row.origin);
+    if (!overview) {
+      overview = { origin: row.origin, lastAuditedAt: new Date(row.last_audited_at), latest: {} };
+      origins.set(row.origin, overview);
+    }
+    overview.latest[row.branch as Branch] = {
+      id: row.id,
+      url: row.requested_url,
+      standard: (row.standard ?? undefined) as WcagStandard | undefined,
+      createdAt: row.created_at,
+      totals: totalsOf(row),
+    };
+  }
+  return [...origins.values()];
+}

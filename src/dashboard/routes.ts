@@ -1,0 +1,551 @@
+// The admin dashboard: server-rendered pages under /dashboard, for people in a browser. It reads
+// what the JSON API reads (registrations and their attempts, the newest audits, the remediation
+// tickets, the report) and manages API keys, which the CLI cannot do while the server holds the
+// embedded database.
+//
+// Security, beyond the session cookie's own (HttpOnly, SameSite=Strict):
+// - every state-changing form carries the session's CSRF token (`_csrf`); a missing or wrong one
+//   is a 403 page and nothing changes. Login has no session yet, so a cross-site login form is
+//   refused by its Sec-Fetch-Site header instead (browsers send it; other clients are no threat);
+// - every answer is `Cache-Control: no-store` (the raw key of a new API key is on one page only),
+//   under a CSP with no script at all and the one inline style sheet by hash, unframeable, and
+//   with no Referer leaving the page;
+// - only form bodies are parsed here, small ones.
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Kysely } from 'kysely';
+import { Type, type Static } from 'typebox';
+import { listAllRegistrations, listAttempts, findOwnedRegistration, type OwnedRegistration, type LatestAttempt } from '../alerts/registrations.ts';
+import { latestAuditsByOrigin } from '../audit/audit-store.ts';
+import type { Branch } from '../audit/control.ts';
+import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from '../auth/api-keys.ts';
+import { attemptLogin, checkCsrf, clearSessionCookie, logout, readSession, setSessionCookie, type AdminSession, type SessionSettings } from '../auth/sessions.ts';
+import { PASSWORD_MAX_LENGTH } from '../auth/users.ts';
+import type { Database } from '../db/schema.ts';
+import { decodeCursor, encodeCursor } from '../http/cursor.ts';
+import { RETRY_AFTER_HEADER, withHeaders } from '../http/openapi.ts';
+import { listOpenTickets } from '../report/tickets.ts';
+import {
+  CONTENT_SECURITY_POLICY,
+  moment,
+  render,
+  type AttemptView,
+  type KeyView,
+  type MessagePage,
+  type OverviewPage,
+  type SignedIn,
+  type WebhookView,
+} from './views.ts';
+
+/** How much of each list the overview shows; the JSON API pages through the rest. */
+const OVERVIEW_LIMITS = { webhooks: 100, origins: 50, tickets: 100 };
+const ATTEMPTS_PER_PAGE = 25;
+const FORM_BODY_LIMIT = 8 * 1024;
+const LABEL_MAX_LENGTH = 200;
+
+const PILLARS: readonly { id: Branch; name: string }[] = [
+  { id: 'wcag', name: 'WCAG' },
+  { id: 'privacy', name: 'Privacy' },
+  { id: 'ai-governance', name: 'AI governance' },
+];
+
+/** Fixed messages a redirect may ask the overview to show: a forged link can show only these. */
+const NOTICES = {
+  'key-revoked': 'The key is revoked: requests that carry it now get 401.',
+  'key-already-revoked': 'That key was already revoked.',
+} as const;
+type NoticeId = keyof typeof NOTICES;
+
+const SECURITY_HEADERS = {
+  'cache-control': 'no-store',
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+};
+
+// ---- OpenAPI: these are pages, so every answer is documented as HTML or a redirect. ----------
+
+const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
+const redirect = (description: string) => ({
+  description,
+  headers: { Location: { type: 'string', description: 'Where the browser goes next.' } },
+});
+const COMMON_PAGES = {
+  400: html('The form or query could not be read (a field too long, repeated or of the wrong kind).'),
+  403: html('A member’s session: the dashboard is for admins.'),
+  500: html('Unexpected server failure; the operator log says why.'),
+};
+const SIGNED_IN_PAGES = { ...COMMON_PAGES, 303: redirect('No valid admin session (none, expired, ended, disabled user): to /dashboard/login.') };
+const FORM_PAGES = {
+  ...SIGNED_IN_PAGES,
+  403: html('A member’s session, or the form’s CSRF token (`_csrf`) is missing or not the session’s: nothing changed.'),
+  413: html('The form body is over 8 KiB.'),
+  415: html('Only application/x-www-form-urlencoded forms are accepted.'),
+};
+const DASHBOARD = { tags: ['dashboard'], security: [{ adminSession: [] }] };
+
+const CsrfField = Type.Optional(Type.String({ maxLength: 200, description: 'The session’s CSRF token, from the page’s form.' }));
+const LoginForm = Type.Object(
+  {
+    email: Type.String({ maxLength: 254 }),
+    password: Type.String({ maxLength: PASSWORD_MAX_LENGTH }),
+  },
+  { additionalProperties: false },
+);
+const CsrfForm = Type.Object({ _csrf: CsrfField }, { additionalProperties: false });
+const NewKeyForm = Type.Object(
+  { _csrf: CsrfField, label: Type.Optional(Type.String({ maxLength: LABEL_MAX_LENGTH, description: 'Who or what will use the key; blank for none.' })) },
+  { additionalProperties: false },
+);
+const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+const OverviewQuery = Type.Object({ notice: Type.Optional(Type.String({ maxLength: 50 })) });
+const ReportQuery = Type.Object({ target: Type.String({ maxLength: 2048, description: 'A domain (example.com) or a URL on the site.' }) });
+const AttemptsQuery = Type.Object({ cursor: Type.Optional(Type.String({ maxLength: 200, description: 'Where the previous page ended.' })) });
+
+// ---- View models -----------------------------------------------------------------------------
+
+function signedIn(session: AdminSession): SignedIn {
+  return { email: session.email, csrfToken: session.csrfToken };
+}
+
+function attemptView(attempt: LatestAttempt): AttemptView {
+  return {
+    outcome: attempt.outcome,
+    statusCode: attempt.statusCode,
+    reason: attempt.reason,
+    attemptedAt: moment(attempt.attemptedAt),
+    durationMs: attempt.durationMs,
+  };
+}
+
+function webhookView(registration: OwnedRegistration, labels: ReadonlyMap<string, string | null>): WebhookView {
+  return {
+    id: registration.id,
+    url: registration.url,
+    trigger: registration.trigger,
+    owner: { display: registration.keyPrefix, label: labels.get(registration.keyId) ?? null },
+    verifiedAt: moment(registration.verifiedAt),
+    latestAttempt: registration.latestAttempt ? attemptView(registration.latestAttempt) : null,
+  };
+}
+
+function keyView(key: ApiKeyRow): KeyView {
+  return {
+    id: key.id,
+    display: key.display,
+    label: key.label,
+    createdAt: moment(key.createdAt),
+    revokedAt: key.revokedAt ? moment(key.revokedAt) : null,
+  };
+}
+
+interface ReportErrorBody {
+  error?: string;
+  errors?: Record<string, string>;
+  missing?: string[];
+}
+
+/** The report route's refusal in a sentence for the form. */
+function reportRefusal(status: number, body: ReportErrorBody): string {
+  if (status === 404) {
+    const missing = (body.missing ?? []).map((id) => PILLARS.find((pillar) => pillar.id === id)?.name ?? id);
+    return missing.length > 0
+      ? `No report yet: this origin has no audit in ${missing.join(', ')}. Audit it in every pillar first.`
+      : 'No report yet: this origin does not have an audit in every pillar.';
+  }
+  const reason = body.errors ? Object.values(body.errors)[0] : body.error;
+  return `Enter a domain such as example.com or an https URL${reason ? ` (${reason})` : ''}.`;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export interface DashboardDeps {
+  db: Kysely<Database>;
+  config: SessionSettings;
+}
+
+export function dashboardRoutes(deps: DashboardDeps) {
+  const { db, config } = deps;
+
+  async function overview(session: AdminSession, extra: { notice?: string; report?: OverviewPage['report'] } = {}): Promise<OverviewPage> {
+    const [registrations, origins, tickets, keys] = await Promise.all([
+      listAllRegistrations(db, { limit: OVERVIEW_LIMITS.webhooks }),
+      latestAuditsByOrigin(db, OVERVIEW_LIMITS.origins),
+      listOpenTickets(db, { limit: OVERVIEW_LIMITS.tickets }),
+      listApiKeys(db),
+    ]);
+    const labels = new Map(keys.map((key) => [key.id, key.label]));
+    return {
+      title: 'Dashboard',
+      session: signedIn(session),
+      ...(extra.notice ? { notice: extra.notice } : {}),
+      pillars: PILLARS,
+      webhooks: registrations.registrations.map((registration) => webhookView(registration, labels)),
+      origins: origins.map((origin) => ({
+        origin: origin.origin,
+        pillars: PILLARS.map(({ id }) => {
+          const audit = origin.latest[id];
+          if (!audit) return null;
+          const { errors, warnings, inconclusive } = audit.totals;
+          return {
+            summary: `${plural(errors, 'error')}, ${plural(warnings, 'warning')} (${inconclusive} inconclusive)`,
+            ...(audit.standard ? { standard: audit.standard } : {}),
+            createdAt: moment(audit.createdAt),
+          };
+        }),
+      })),
+      tickets: tickets.map((ticket) => ({
+        origin: ticket.origin,
+        pillar: PILLARS.find((pillar) => pillar.id === ticket.branch)?.name ?? ticket.branch,
+        control: ticket.control,
+        requirement: ticket.requirement,
+        severity: ticket.severity,
+        openedAt: moment(ticket.openedAt),
+        lastFailedAt: moment(ticket.lastFailedAt),
+      })),
+      keys: keys.map(keyView),
+      report: extra.report ?? { target: '' },
+    };
+  }
+
+  function page(reply: FastifyReply, status: number, body: string) {
+    return reply.code(status).type('text/html; charset=utf-8').send(body);
+  }
+
+  function message(reply: FastifyReply, status: number, data: Omit<MessagePage, 'link'> & { link?: MessagePage['link'] }) {
+    return page(reply, status, render('message', { link: { href: '/dashboard', text: 'Back to the dashboard' }, ...data }));
+  }
+
+  function forbidden(reply: FastifyReply, session: AdminSession) {
+    return message(reply, 403, {
+      title: 'Not an admin',
+      session: signedIn(session),
+      heading: 'This dashboard is for admins',
+      message: `You are signed in as ${session.email}, a member account. Ask an admin for the admin role, or log out and sign in as an admin.`,
+      link: { href: '/dashboard/login', text: 'Sign-in page' },
+    });
+  }
+
+  /** onRequest: the admin's session, before any body is read; otherwise the login page or a 403 page. */
+  async function requireAdminPage(request: FastifyRequest, reply: FastifyReply) {
+    const session = await readSession(db, request, config);
+    if (!session) return reply.redirect('/dashboard/login', 303);
+    if (session.role !== 'admin') return forbidden(reply, session);
+    request.adminSession = session;
+  }
+
+  /** preHandler of every form that changes something, once the body is parsed. */
+  async function requireCsrf(request: FastifyRequest, reply: FastifyReply) {
+    const session = request.adminSession!;
+    if (checkCsrf(session, (request.body as { _csrf?: string } | undefined)?._csrf)) return;
+    request.log.warn({ userId: session.userId, route: request.routeOptions.url }, 'dashboard form refused: CSRF token missing or wrong');
+    return message(reply, 403, {
+      title: 'Form refused',
+      session: signedIn(session),
+      heading: 'The form was refused',
+      message: 'It did not carry this session’s security token: it is from an older session or from another site. Nothing was changed. Go back to the dashboard and submit it again.',
+    });
+  }
+
+  return async function register(app: FastifyInstance) {
+    const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+
+    // Forms only: no JSON parser in this scope, and small bodies.
+    app.removeAllContentTypeParsers();
+    await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
+
+    app.addHook('onSend', async (_request, reply) => {
+      reply.headers(SECURITY_HEADERS);
+    });
+
+    app.setNotFoundHandler(async (request, reply) => {
+      const session = await readSession(db, request, config);
+      return message(reply, 404, {
+        title: 'Not found',
+        ...(session ? { session: signedIn(session) } : {}),
+        heading: 'Page not found',
+        message: 'There is no dashboard page at this address.',
+      });
+    });
+
+    app.setErrorHandler(async (error: { statusCode?: number; code?: string; validation?: unknown }, request, reply) => {
+      const status = error.validation ? 400 : error.statusCode ?? 500;
+      if (status >= 500) request.log.error({ err: error }, 'dashboard page failed');
+      else request.log.info({ code: error.code, statusCode: status }, 'dashboard request refused');
+      const session = request.adminSession;
+      const text: Record<number, string> = {
+        400: 'The form or address could not be read: a field is too long, repeated, or not expected here.',
+        413: 'The form is too large.',
+        415: 'The dashboard accepts only ordinary HTML forms.',
+      };
+      return message(reply, status >= 500 ? 500 : status, {
+        title: status >= 500 ? 'Server error' : 'Request refused',
+        ...(session ? { session: signedIn(session) } : {}),
+        heading: status >= 500 ? 'Something went wrong' : 'The request was refused',
+        message: status >= 500 ? 'The page could not be built. Try again; if it keeps failing, the operator log has the reason.' : (text[status] ?? 'The request could not be handled.'),
+      });
+    });
+
+    typed.get(
+      '/login',
+      {
+        schema: {
+          tags: ['dashboard'],
+          summary: 'Dashboard sign-in page',
+          description: 'The sign-in form; with a valid admin session, a redirect to the dashboard instead.',
+          response: { 200: html('The sign-in form.'), 303: redirect('Already signed in as an admin: to /dashboard.'), 500: COMMON_PAGES[500] },
+        },
+      },
+      async (request, reply) => {
+        const session = await readSession(db, request, config);
+        if (session?.role === 'admin') return reply.redirect('/dashboard', 303);
+        return page(reply, 200, render('login', { title: 'Sign in', email: '' }));
+      },
+    );
+
+    typed.post(
+      '/login',
+      {
+        schema: {
+          tags: ['dashboard'],
+          summary: 'Sign in from the dashboard form',
+          description:
+            'Form fields `email` and `password`. Starts a session as POST /api/v1/session does (same throttle, same single ' +
+            'answer for unknown email, wrong password and disabled user) and redirects to /dashboard with the `svc_session` cookie.',
+          body: LoginForm,
+          response: {
+            303: redirect('Signed in: to /dashboard, with the session cookie.'),
+            400: COMMON_PAGES[400],
+            401: html('Wrong email or password (or a disabled user): the form again, with one message for all three.'),
+            403: html('The form was posted from another site (Sec-Fetch-Site: cross-site).'),
+            413: FORM_PAGES[413],
+            415: FORM_PAGES[415],
+            429: withHeaders(html('Too many failed sign-ins for this email or address: the form again, saying how long to wait.'), RETRY_AFTER_HEADER),
+            500: COMMON_PAGES[500],
+          },
+        },
+      },
+      async (request, reply) => {
+        const form = request.body as Static<typeof LoginForm>;
+        const again = (status: number, error: string) => page(reply, status, render('login', { title: 'Sign in', email: form.email, error }));
+        if (request.headers['sec-fetch-site'] === 'cross-site') {
+          request.log.warn('dashboard sign-in refused: posted from another site');
+          return again(403, 'This sign-in form was sent from another site. Sign in from this page instead.');
+        }
+        if (form.email.trim() === '' || form.password === '') return again(400, 'Enter your email and your password.');
+        const result = await attemptLogin(db, config, form.email, form.password, request.ip);
+        if (result.outcome === 'throttled') {
+          request.log.warn({ retryAfterSeconds: result.retryAfterSeconds }, 'login throttled');
+          reply.header('Retry-After', result.retryAfterSeconds);
+          const minutes = Math.ceil(result.retryAfterSeconds / 60);
+          return again(429, `Too many failed sign-ins. Try again in ${plural(minutes, 'minute')}.`);
+        }
+        if (result.outcome === 'invalid') {
+          request.log.info({ userId: result.userId ?? null }, 'login refused');
+          return again(401, 'The email or the password is wrong.');
+        }
+        request.log.info({ userId: result.session.userId, sessionId: result.session.sessionId }, 'signed in');
+        setSessionCookie(reply, result.token, config);
+        return reply.redirect('/dashboard', 303);
+      },
+    );
+
+    typed.post(
+      '/logout',
+      {
+        schema: {
+          ...DASHBOARD,
+          summary: 'Log out from the dashboard',
+          description: 'Form field `_csrf`. Ends the session (admin or member), clears the cookie and redirects to the sign-in page.',
+          body: CsrfForm,
+          response: {
+            303: redirect('Logged out, or there was no session: to /dashboard/login.'),
+            400: COMMON_PAGES[400],
+            403: FORM_PAGES[403],
+            413: FORM_PAGES[413],
+            415: FORM_PAGES[415],
+            500: COMMON_PAGES[500],
+          },
+        },
+      },
+      async (request, reply) => {
+        const session = await readSession(db, request, config);
+        if (session) {
+          request.adminSession = session;
+          const refused = await requireCsrf(request, reply);
+          if (refused) return refused;
+          await logout(db, request);
+          request.log.info({ userId: session.userId, sessionId: session.sessionId }, 'signed out');
+        }
+        clearSessionCookie(reply, config);
+        return reply.redirect('/dashboard/login', 303);
+      },
+    );
+
+    typed.get(
+      '/',
+      {
+        onRequest: requireAdminPage,
+        schema: {
+          ...DASHBOARD,
+          summary: 'Dashboard overview',
+          description:
+            'Every key’s webhooks with their latest attempt, the newest audit per origin and pillar, the open remediation ' +
+            'tickets, the report form, and the API keys with create and revoke forms.',
+          querystring: OverviewQuery,
+          response: { 200: html('The overview.'), ...SIGNED_IN_PAGES },
+        },
+      },
+      async (request, reply) => {
+        const notice = request.query.notice;
+        const known = notice !== undefined && Object.hasOwn(NOTICES, notice) ? NOTICES[notice as NoticeId] : undefined;
+        return page(reply, 200, render('overview', await overview(request.adminSession!, known ? { notice: known } : {})));
+      },
+    );
+
+    typed.get(
+      '/webhooks/:id',
+      {
+        onRequest: requireAdminPage,
+        schema: {
+          ...DASHBOARD,
+          summary: 'One webhook’s delivery attempts',
+          description: `The registration and its attempts, newest first, ${ATTEMPTS_PER_PAGE} a page.`,
+          params: IdParams,
+          querystring: AttemptsQuery,
+          response: { 200: html('The registration and a page of its attempts.'), 404: html('No such registration, or a cursor this page did not issue.'), ...SIGNED_IN_PAGES },
+        },
+      },
+      async (request, reply) => {
+        const session = request.adminSession!;
+        const notFound = () =>
+          message(reply, 404, { title: 'Not found', session: signedIn(session), heading: 'Webhook not found', message: 'No webhook has this id; it may have been deleted by its key.' });
+        const { cursor } = request.query;
+        const after = cursor === undefined ? undefined : decodeCursor(cursor);
+        if (cursor !== undefined && after === undefined) return notFound();
+        const registration = await findOwnedRegistration(db, request.params.id);
+        if (!registration) return notFound();
+        const [attempts, key] = await Promise.all([
+          listAttempts(db, registration.keyId, registration.id, { limit: ATTEMPTS_PER_PAGE, after }),
+          listApiKeys(db).then((keys) => keys.find((k) => k.id === registration.keyId)),
+        ]);
+        if (!attempts) return notFound();
+        return page(
+          reply,
+          200,
+          render('webhook', {
+            title: 'Webhook attempts',
+            session: signedIn(session),
+            webhook: webhookView(registration, new Map([[registration.keyId, key?.label ?? null]])),
+            attempts: attempts.attempts.map((attempt) => ({
+              ...attemptView(attempt),
+              deliveryId: attempt.deliveryId,
+              auditId: attempt.auditId,
+              attemptNumber: attempt.attemptNumber,
+              responseBody: attempt.responseBody,
+            })),
+            olderHref: attempts.next ? `/dashboard/webhooks/${registration.id}?cursor=${encodeURIComponent(encodeCursor(attempts.next))}` : null,
+          }),
+        );
+      },
+    );
+
+    typed.get(
+      '/report',
+      {
+        onRequest: requireAdminPage,
+        schema: {
+          ...DASHBOARD,
+          summary: 'Download the report from the dashboard form',
+          description:
+            'Query `target`: a domain or a URL (anything with `://` is sent as `url`, the rest as `domain`). Answers with ' +
+            'exactly what GET /api/v1/audit/report answers for a PDF; when that refuses (an unreadable target, a missing ' +
+            'pillar), the overview again with its reason beside the form, under the same status.',
+          querystring: ReportQuery,
+          response: {
+            200: { description: 'The PDF, as GET /api/v1/audit/report sends it (attachment).', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
+            404: html('A pillar of the origin has no audit: the overview with the missing pillars named.'),
+            ...SIGNED_IN_PAGES,
+            400: html('The target is neither a domain nor an https URL: the overview with the reason.'),
+          },
+        },
+      },
+      async (request, reply) => {
+        const session = request.adminSession!;
+        const target = request.query.target.trim();
+        // The API route is the one implementation of target normalisation, snapshot choice and the
+        // PDF; asked in-process with this request's cookie, its refusals can be shown as a page.
+        const report = await app.inject({
+          method: 'GET',
+          url: '/api/v1/audit/report',
+          query: { [target.includes('://') ? 'url' : 'domain']: target },
+          headers: { cookie: request.headers.cookie ?? '' },
+        });
+        if (report.statusCode === 200) {
+          for (const name of ['content-type', 'content-disposition', 'content-length']) {
+            const value = report.headers[name];
+            if (value !== undefined) reply.header(name, value);
+          }
+          return reply.code(200).send(report.rawPayload);
+        }
+        if (report.statusCode !== 400 && report.statusCode !== 404) throw new Error(`report route answered ${report.statusCode}`);
+        const error = reportRefusal(report.statusCode, report.json() as ReportErrorBody);
+        return page(reply, report.statusCode, render('overview', await overview(session, { report: { target, error } })));
+      },
+    );
+
+    typed.post(
+      '/keys',
+      {
+        onRequest: requireAdminPage,
+        preHandler: requireCsrf,
+        schema: {
+          ...DASHBOARD,
+          summary: 'Create an API key',
+          description:
+            'Form fields `_csrf` and `label` (optional). Answers with a page that shows the raw key once (Cache-Control: ' +
+            'no-store); only its SHA-256 is stored, so nothing can show it again.',
+          body: NewKeyForm,
+          response: { 201: html('The new key, shown this once.'), ...FORM_PAGES },
+        },
+      },
+      async (request, reply) => {
+        const session = request.adminSession!;
+        const label = request.body.label?.trim() || null;
+        const { id, rawKey } = await createApiKey(db, label);
+        request.log.info({ keyId: id, userId: session.userId }, 'API key created from the dashboard');
+        const key = keyView((await listApiKeys(db)).find((k) => k.id === id)!);
+        return page(reply, 201, render('key-created', { title: 'API key created', session: signedIn(session), key: { display: key.display, label, rawKey } }));
+      },
+    );
+
+    typed.post(
+      '/keys/:id/revoke',
+      {
+        onRequest: requireAdminPage,
+        preHandler: requireCsrf,
+        schema: {
+          ...DASHBOARD,
+          summary: 'Revoke an API key',
+          description: 'Form field `_csrf`. Revokes at once: the next request with the key gets 401. Redirects to the key list.',
+          params: IdParams,
+          body: CsrfForm,
+          response: { 303: redirect('Revoked (or already revoked): to the key list, which says so; or no session: to /dashboard/login.'), 404: html('No key has this id.'), ...FORM_PAGES },
+        },
+      },
+      async (request, reply) => {
+        const session = request.adminSession!;
+        const result = await revokeApiKey(db, request.params.id);
+        if (result === 'not-found') {
+          return message(reply, 404, { title: 'Not found', session: signedIn(session), heading: 'Key not found', message: 'No API key has this id.' });
+        }
+        if (result === 'revoked') request.log.info({ keyId: request.params.id, userId: session.userId }, 'API key revoked from the dashboard');
+        const notice: NoticeId = result === 'revoked' ? 'key-revoked' : 'key-already-revoked';
+        return reply.redirect(`/dashboard?notice=${notice}#keys`, 303);
+      },
+    );
+  };
+}
+
