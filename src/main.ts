@@ -5,6 +5,7 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { buildApp } from './app.ts';
 import { createApiKey, ensureSeedKey, getApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from './auth/api-keys.ts';
+import { ensureSeedAdmin } from './auth/users.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/connect.ts';
 import { DataDirLockedError } from './db/dir-lock.ts';
@@ -25,6 +26,9 @@ async function serve(config: Config): Promise<void> {
     await ensureSeedKey(database.db, config.seedApiKey, app.log);
   } else {
     app.log.warn('AUDIT_SEED_API_KEY is not set; create a key with `npm run cli -- keys create`');
+  }
+  if (config.admin.email && config.admin.password) {
+    await ensureSeedAdmin(database.db, config.admin.email, config.admin.password, app.log);
   }
   if (database.kind === 'pglite') {
     app.log.info({ dataDir: config.dataDir }, 'embedded PGlite database (fsync off: set DATABASE_URL to use PostgreSQL in production)');
