@@ -62,6 +62,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.logLevel) }),
     genReqId: () => randomUUID(),
+    // request.ip is the login throttle's client address: only configured proxies may name it.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: 64 * 1024,
     // Every request is bounded in time: headers within headersTimeoutMs, the whole request (body

@@ -17,6 +17,11 @@ export interface Config {
   /** The WCAG branch's AI step; undefined when AUDIT_AI_BASE_URL is unset (deterministic rules only). */
   ai: AiConfig | undefined;
   allowPrivateNetworks: Cidr[];
+  /**
+   * Reverse proxies (addresses or CIDRs) whose X-Forwarded-For names the client; empty: the TCP
+   * peer is the client and the header is ignored, so a client cannot choose its own address.
+   */
+  trustProxy: string[];
   staticResolve: Map<string, string[]>;
   /** Bounds on how long a client may take to send a request, and to keep an idle connection. */
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
@@ -278,6 +283,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     ai: loadAiConfig(env),
     allowPrivateNetworks: parsed(env, 'AUDIT_ALLOW_PRIVATE_NETWORKS', parseCidrList, []),
+    trustProxy: parsed(env, 'AUDIT_TRUST_PROXY', (value) => parseCidrList(value).map((cidr) => cidr.text), []),
     staticResolve: parsed(env, 'AUDIT_RESOLVE', parseStaticResolve, new Map()),
     http,
     logLevel,

@@ -146,6 +146,8 @@ test('admin sessions: defaults, values, and bad values refused by name without e
     loginThrottle: { windowSeconds: 3600, maxFailuresPerEmail: 10, maxFailuresPerAddress: 50 },
   });
   assert.equal(loadConfig({ AUDIT_COOKIE_SECURE: 'true' }).admin.cookieSecure, true);
+  assert.deepEqual(loadConfig({}).trustProxy, []);
+  assert.deepEqual(loadConfig({ AUDIT_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }).trustProxy, ['127.0.0.1', '10.0.0.0/8', '::1']);
   const secret = 'elevenchars';
   const refused: [Record<string, string>, RegExp][] = [
     [{ AUDIT_ADMIN_EMAIL: 'root@example.com' }, /^AUDIT_ADMIN_EMAIL is set but AUDIT_ADMIN_PASSWORD is not/],
@@ -159,6 +161,7 @@ test('admin sessions: defaults, values, and bad values refused by name without e
     [{ AUDIT_LOGIN_THROTTLE_WINDOW_MINUTES: 'x' }, /^AUDIT_LOGIN_THROTTLE_WINDOW_MINUTES/],
     [{ AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL: '0' }, /^AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL/],
     [{ AUDIT_LOGIN_MAX_FAILURES_PER_ADDRESS: '-3' }, /^AUDIT_LOGIN_MAX_FAILURES_PER_ADDRESS/],
+    [{ AUDIT_TRUST_PROXY: 'proxy.internal' }, /^AUDIT_TRUST_PROXY: "proxy.internal" is not an IPv4 or IPv6 CIDR/],
   ];
   for (const [env, message] of refused) {
     assert.throws(

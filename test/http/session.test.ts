@@ -46,9 +46,9 @@ let addressCounter = 0;
 /** A client address no other test uses, so the per-address budget of one test never touches another's. */
 const freshAddress = () => `192.0.2.${++addressCounter}`;
 
-async function signIn(email: string, password: string, remoteAddress = freshAddress(), app = service.app) {
+async function signIn(email: string, password: string, remoteAddress = freshAddress(), app = service.app, headers: Record<string, string> = {}) {
   secrets.push(password);
-  const res = await app.inject({ method: 'POST', url: '/api/v1/session', payload: { email, password }, remoteAddress });
+  const res = await app.inject({ method: 'POST', url: '/api/v1/session', payload: { email, password }, remoteAddress, headers });
   bodies.push(res.body);
   return res;
 }
@@ -217,6 +217,39 @@ describe('throttle', () => {
     const { email, password } = await createTestUser(database.db);
     assertThrottled(await signIn(email, password, '2001:db8:1:2:ffff::9'));
     assert.equal((await signIn(email, password, '2001:db8:1:3::1')).statusCode, 204, 'the next /64 is another client');
+  });
+
+  test('X-Forwarded-For is ignored without AUDIT_TRUST_PROXY: rotating it does not escape the per-address budget', async () => {
+    const address = freshAddress();
+    for (let i = 0; i < MAX_PER_ADDRESS; i++) {
+      const res = await signIn(`xff-${i}@example.test`, 'wrong-password-x', address, service.app, { 'x-forwarded-for': `203.0.113.${i}` });
+      assert.equal(res.statusCode, 401);
+    }
+    const { email, password } = await createTestUser(database.db);
+    assertThrottled(await signIn(email, password, address, service.app, { 'x-forwarded-for': '203.0.113.200' }));
+  });
+
+  test('behind a proxy named in AUDIT_TRUST_PROXY, the forwarded client address is the one counted', async () => {
+    const proxy = '198.18.0.1';
+    const proxied = await startTestService({
+      database,
+      routes: {},
+      delivery: { enabled: false },
+      env: { AUDIT_TRUST_PROXY: '198.18.0.0/15', AUDIT_LOGIN_MAX_FAILURES_PER_ADDRESS: '2' },
+    });
+    try {
+      for (const i of [1, 2]) {
+        const res = await signIn(`proxied-${i}@example.test`, 'wrong-password-x', proxy, proxied.app, { 'x-forwarded-for': '203.0.113.7' });
+        assert.equal(res.statusCode, 401);
+      }
+      const { email, password } = await createTestUser(database.db);
+      assertThrottled(await signIn(email, password, proxy, proxied.app, { 'x-forwarded-for': '203.0.113.7' }));
+      const other = await signIn(email, password, proxy, proxied.app, { 'x-forwarded-for': '203.0.113.8' });
+      assert.equal(other.statusCode, 204, 'another client behind the same proxy');
+      secrets.push(sessionCookieOf(other).parsed.value);
+    } finally {
+      await proxied.close();
+    }
   });
 
   test('a success forgets the failures that came before it from that address', async () => {
