@@ -2,10 +2,20 @@
 // CSRF, the work done for an unknown email, and the throttle's window as time passes.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { FastifyRequest } from 'fastify';
+import Fastify, { type FastifyRequest } from 'fastify';
 import { loadConfig } from '../../src/config.ts';
 import { clientKey } from '../../src/auth/login-throttle.ts';
-import { attemptLogin, checkCsrf, createSession, login, logout, readSession, type AdminSession } from '../../src/auth/sessions.ts';
+import {
+  attemptLogin,
+  checkCsrf,
+  createSession,
+  login,
+  logout,
+  readSession,
+  requireAdmin,
+  requireCsrfHeader,
+  type AdminSession,
+} from '../../src/auth/sessions.ts';
 import { DEFAULT_SCRYPT, disableUser, verifyPassword, type StoredPassword } from '../../src/auth/users.ts';
 import { createAdminCookie, createTestUser } from '../support/admin.ts';
 import { openTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -112,6 +122,28 @@ describe('CSRF', () => {
     assert.equal(new Set(tokens).size, 3);
     for (const token of tokens) assert.match(token, /^[A-Za-z0-9_-]{43}$/);
   });
+});
+
+test('requireAdmin then requireCsrfHeader: a JSON admin change needs the session’s token in X-CSRF-Token', async () => {
+  const app = Fastify();
+  app.post('/change', { preHandler: [requireAdmin(database.db, config), requireCsrfHeader] }, async (request) => ({ by: request.adminSession!.email }));
+  const admin = await createAdminCookie(database.db);
+  const member = await createAdminCookie(database.db, { role: 'member' });
+  const other = await createAdminCookie(database.db);
+  const cases: [string, Record<string, string>, number][] = [
+    ['the admin with its token', { cookie: admin.cookie, 'x-csrf-token': admin.csrfToken }, 200],
+    ['no token', { cookie: admin.cookie }, 403],
+    ['another session’s token', { cookie: admin.cookie, 'x-csrf-token': other.csrfToken }, 403],
+    ['the token in another header', { cookie: admin.cookie, 'x-xsrf-token': admin.csrfToken }, 403],
+    ['a member with its own token', { cookie: member.cookie, 'x-csrf-token': member.csrfToken }, 403],
+    ['the token without a session', { 'x-csrf-token': admin.csrfToken }, 403],
+  ];
+  for (const [name, headers, status] of cases) {
+    const res = await app.inject({ method: 'POST', url: '/change', headers });
+    assert.equal(res.statusCode, status, name);
+    assert.equal(res.body, status === 200 ? JSON.stringify({ by: admin.email }) : '{"error":"forbidden"}', name);
+  }
+  await app.close();
 });
 
 describe('login', () => {
