@@ -18,7 +18,7 @@ import {
 } from '../../src/auth/sessions.ts';
 import { DEFAULT_SCRYPT, disableUser, verifyPassword, type StoredPassword } from '../../src/auth/users.ts';
 import { createAdminCookie, createTestUser } from '../support/admin.ts';
-import { openTestDatabase, type TestDatabase } from '../support/db.ts';
+import { openTestDatabase, usingPostgres, type TestDatabase } from '../support/db.ts';
 
 const config = loadConfig({
   AUDIT_SESSION_IDLE_MINUTES: '30',
@@ -218,6 +218,23 @@ describe('login', () => {
     );
     assert.equal(counter.calls.length, 2);
     assert.equal(outcomes.filter((o) => o.outcome === 'throttled').length, 6);
+  });
+
+  test('two processes on one PostgreSQL share the count exactly', { skip: usingPostgres ? false : 'PostgreSQL only (TEST_DATABASE_URL)' }, async () => {
+    const other = await database.connectAgain!();
+    try {
+      const { email } = await createTestUser(database.db);
+      const counter = countingVerifier();
+      const outcomes = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          attemptLogin(i % 2 ? other.db : database.db, config, email, `guess ${i} from two pools`, `198.51.100.${100 + i}`, { now: T0, verifyPassword: counter.verify }),
+        ),
+      );
+      assert.equal(counter.calls.length, 2, 'the per-email limit, whichever process took the attempts');
+      assert.equal(outcomes.filter((o) => o.outcome === 'throttled').length, 14);
+    } finally {
+      await other.close();
+    }
   });
 });
 
