@@ -10,8 +10,10 @@ import type { Database } from './db/schema.ts';
 import { clientErrorHandler, handleError, registerErrorHandlers } from './http/errors.ts';
 import { documentCommonAnswers, HealthBody } from './http/openapi.ts';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit.ts';
+import { adminWebhookRoutes } from './http/routes/admin-webhooks.ts';
 import { auditRoutes } from './http/routes/audit.ts';
 import { auditsRoutes } from './http/routes/audits.ts';
+import { sessionRoutes } from './http/routes/session.ts';
 import { webhookRoutes } from './http/routes/webhooks.ts';
 import { createAddressPolicy } from './net/address-policy.ts';
 import { createDeliveryWorker, type DeliveryWorker } from './alerts/delivery-worker.ts';
@@ -60,6 +62,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.logLevel) }),
     genReqId: () => randomUUID(),
+    // request.ip is the login throttle's client address: only configured proxies may name it.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: 64 * 1024,
     // Every request is bounded in time: headers within headersTimeoutMs, the whole request (body
@@ -109,7 +113,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           `Headers must arrive within ${config.http.headersTimeoutMs} ms and a whole request within ${config.http.requestTimeoutMs} ms.`,
       },
       components: {
-        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          adminSession: { type: 'apiKey', in: 'cookie', name: 'svc_session', description: 'An admin’s session, from POST /api/v1/session.' },
+        },
       },
     },
     transformObject: documentCommonAnswers,
@@ -182,5 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       rateLimiter: deps.webhookRateLimiter ?? createRateLimiter(db, config.webhooks.rateLimit, undefined, 'webhook_rate_limit_windows'),
     }),
   );
+  await app.register(sessionRoutes({ db, config }));
+  await app.register(adminWebhookRoutes({ db, config }));
   return app;
 }

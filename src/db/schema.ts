@@ -112,6 +112,43 @@ export interface WebhookAttemptsTable {
   attempted_at: Date;
 }
 
+export interface UsersTable {
+  id: string;
+  /** Lower-cased. */
+  email: string;
+  role: 'admin' | 'member';
+  /** scrypt output, base64. */
+  password_hash: string;
+  /** base64. */
+  password_salt: string;
+  scrypt_n: number;
+  scrypt_r: number;
+  scrypt_p: number;
+  scrypt_keylen: number;
+  disabled_at: Date | null;
+  created_at: CreatedAt;
+}
+
+export interface SessionsTable {
+  id: string;
+  /** Hex SHA-256 of the cookie's token; the token itself is never stored. */
+  token_sha256: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: Date;
+  last_seen_at: Date;
+  ended_at: Date | null;
+}
+
+export interface LoginAttemptsTable {
+  id: string;
+  /** Lower-cased, whether or not a user has it. */
+  email: string;
+  /** The throttle's client key: an IPv4 address or an IPv6 /64 prefix. */
+  client_address: string;
+  attempted_at: Date;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   rate_limit_windows: RateLimitWindowsTable;
@@ -122,4 +159,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   webhook_rate_limit_windows: RateLimitWindowsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  login_attempts: LoginAttemptsTable;
 }
