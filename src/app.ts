@@ -16,6 +16,7 @@ import { auditsRoutes } from './http/routes/audits.ts';
 import { sessionRoutes } from './http/routes/session.ts';
 import { webhookRoutes } from './http/routes/webhooks.ts';
 import { createAddressPolicy } from './net/address-policy.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
 import { createDeliveryWorker, type DeliveryWorker } from './alerts/delivery-worker.ts';
 import { createChatClient } from './audit/wcag/ai-step/index.ts';
 import type { SafeFetcher } from './net/safe-fetch.ts';
@@ -191,5 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(sessionRoutes({ db, config }));
   await app.register(adminWebhookRoutes({ db, config }));
+  // Pages for people: encapsulated, so its form parser, HTML error pages and headers stay under /dashboard.
+  await app.register(dashboardRoutes({ db, config }), { prefix: '/dashboard' });
   return app;
 }

@@ -207,12 +207,7 @@ export async function listAllRegistrations(
   page: { limit: number; after?: ListPosition },
 ): Promise<{ registrations: OwnedRegistration[]; next: ListPosition | null }> {
   const { limit, after } = page;
-  const rows = await db
-    .selectFrom('webhooks as w')
-    .innerJoin('api_keys as k', 'k.id', 'w.api_key_id')
-    .leftJoin('webhook_attempts as a', 'a.id', 'w.latest_attempt_id')
-    .select(['w.id', 'w.url', 'w.trigger_severity', 'w.trigger_branch', 'w.verified_at', 'w.created_at', 'k.id as key_id', 'k.display'])
-    .select(['a.id as attempt_id', 'a.outcome', 'a.status_code', 'a.reason', 'a.attempted_at', 'a.duration_ms'])
+  const rows = await selectOwned(db)
     .select(sql<string>`to_char(w.created_at at time zone 'UTC', ${sql.raw(POSITION_FORMAT)})`.as('position'))
     .$if(after !== undefined, (q) => q.where(sql<boolean>`(w.created_at, w.id) < (${after!.createdAt}::timestamptz, ${after!.id}::uuid)`))
     .orderBy('w.created_at', 'desc')
@@ -221,7 +216,29 @@ export async function listAllRegistrations(
     .execute();
   const last = rows.length > limit ? rows[limit - 1]! : undefined;
   return {
-    registrations: rows.slice(0, limit).map((row) => ({ ...registrationOf(row), keyId: row.key_id, keyPrefix: row.display })),
+    registrations: rows.slice(0, limit).map(ownedRegistrationOf),
     next: last ? { createdAt: last.position, id: last.id } : null,
   };
+}
+
+/** Any key's registration with this id, for admins; undefined when there is none (or the id is not a UUID). */
+export async function findOwnedRegistration(db: Kysely<Database>, id: string): Promise<OwnedRegistration | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const row = await selectOwned(db).where('w.id', '=', id).executeTakeFirst();
+  return row && ownedRegistrationOf(row);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function selectOwned(db: Kysely<Database>) {
+  return db
+    .selectFrom('webhooks as w')
+    .innerJoin('api_keys as k', 'k.id', 'w.api_key_id')
+    .leftJoin('webhook_attempts as a', 'a.id', 'w.latest_attempt_id')
+    .select(['w.id', 'w.url', 'w.trigger_severity', 'w.trigger_branch', 'w.verified_at', 'w.created_at', 'k.id as key_id', 'k.display'])
+    .select(['a.id as attempt_id', 'a.outcome', 'a.status_code', 'a.reason', 'a.attempted_at', 'a.duration_ms']);
+}
+
+function ownedRegistrationOf(row: RegistrationRow & { key_id: string; display: string }): OwnedRegistration {
+  return { ...registrationOf(row), keyId: row.key_id, keyPrefix: row.display };
 }

@@ -236,11 +236,20 @@ export function dashboardRoutes(deps: DashboardDeps) {
     request.adminSession = session;
   }
 
-  /** preHandler of every form that changes something, once the body is parsed. */
+  /** Whether the form carries the session's CSRF token; logs the refusal when it does not. */
+  function csrfPasses(request: FastifyRequest, session: AdminSession): boolean {
+    if (checkCsrf(session, (request.body as { _csrf?: string } | undefined)?._csrf)) return true;
+    request.log.warn({ userId: session.userId, route: request.routeOptions.url }, 'dashboard form refused: CSRF token missing or wrong');
+    return false;
+  }
+
+  /** preHandler of every admin form that changes something, once the body is parsed. */
   async function requireCsrf(request: FastifyRequest, reply: FastifyReply) {
     const session = request.adminSession!;
-    if (checkCsrf(session, (request.body as { _csrf?: string } | undefined)?._csrf)) return;
-    request.log.warn({ userId: session.userId, route: request.routeOptions.url }, 'dashboard form refused: CSRF token missing or wrong');
+    if (!csrfPasses(request, session)) return formRefused(reply, session);
+  }
+
+  function formRefused(reply: FastifyReply, session: AdminSession) {
     return message(reply, 403, {
       title: 'Form refused',
       session: signedIn(session),
@@ -373,9 +382,8 @@ export function dashboardRoutes(deps: DashboardDeps) {
       async (request, reply) => {
         const session = await readSession(db, request, config);
         if (session) {
-          request.adminSession = session;
-          const refused = await requireCsrf(request, reply);
-          if (refused) return refused;
+          // Any role may log out; a member has no adminSession, so the check is made here.
+          if (!csrfPasses(request, session)) return formRefused(reply, session);
           await logout(db, request);
           request.log.info({ userId: session.userId, sessionId: session.sessionId }, 'signed out');
         }
@@ -387,6 +395,7 @@ export function dashboardRoutes(deps: DashboardDeps) {
     typed.get(
       '/',
       {
+        prefixTrailingSlash: 'no-slash',
         onRequest: requireAdminPage,
         schema: {
           ...DASHBOARD,
@@ -532,7 +541,7 @@ export function dashboardRoutes(deps: DashboardDeps) {
           description: 'Form field `_csrf`. Revokes at once: the next request with the key gets 401. Redirects to the key list.',
           params: IdParams,
           body: CsrfForm,
-          response: { 303: redirect('Revoked (or already revoked): to the key list, which says so; or no session: to /dashboard/login.'), 404: html('No key has this id.'), ...FORM_PAGES },
+          response: { ...FORM_PAGES, 303: redirect('Revoked (or already revoked): to the key list, which says so; or no session: to /dashboard/login.'), 404: html('No key has this id.') },
         },
       },
       async (request, reply) => {

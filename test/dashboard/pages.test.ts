@@ -1,0 +1,368 @@
+// The dashboard's pages through the real HTTP stack and a real database (no browser): who gets
+// which page, the CSRF check on every form, the security headers on every answer, key creation
+// and revocation, the webhook and audit data shown, HTML escaping, and no secret in any log line.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { parseSetCookie } from 'cookie';
+import { createApiKey, getApiKey } from '../../src/auth/api-keys.ts';
+import { createAdminCookie, createTestUser, type TestAdmin } from '../support/admin.ts';
+import { FORM, form, HOSTILE, startDashboardFixture, type DashboardFixture } from './support.ts';
+
+let fx: DashboardFixture;
+let admin: TestAdmin;
+/** Raw keys, passwords and session tokens this file used: none may reach a log line. */
+const secrets: string[] = [];
+
+before(async () => {
+  fx = await startDashboardFixture({ AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL: '3' });
+  admin = await createAdminCookie(fx.database.db);
+  secrets.push(fx.owner.rawKey, admin.password, admin.cookie.split('=')[1]!);
+});
+after(async () => {
+  const logs = fx.service.rawLogs.join('\n');
+  for (const secret of secrets) assert.equal(logs.includes(secret), false, 'a secret reached the log');
+  // No page failed along the way (a refusal is info or warn, never error).
+  assert.deepEqual(fx.service.logs.filter((line) => Number(line.level) >= 50), []);
+  await fx.close();
+});
+
+const app = () => fx.service.app;
+type Inject = { method: 'GET' | 'POST'; url: string; cookie?: string; payload?: string; headers?: Record<string, string> };
+
+async function request({ method, url, cookie, payload, headers = {} }: Inject) {
+  return app().inject({ method, url, payload, headers: { ...(cookie ? { cookie } : {}), ...(payload !== undefined ? FORM : {}), ...headers } });
+}
+
+const main = (body: string) => body.slice(body.indexOf('<main'), body.indexOf('</main>'));
+
+const SECURITY_HEADERS = {
+  'cache-control': 'no-store',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+};
+
+function assertSecurityHeaders(res: { headers: Record<string, unknown> }, what: string) {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) assert.equal(res.headers[name], value, `${what}: ${name}`);
+  const csp = String(res.headers['content-security-policy']);
+  for (const directive of ["default-src 'self'", "script-src 'none'", "frame-ancestors 'none'", "form-action 'self'", "base-uri 'none'"]) {
+    assert.ok(csp.includes(directive), `${what}: CSP has ${directive}`);
+  }
+  assert.match(csp, /style-src 'sha256-[A-Za-z0-9+/]+=*'(;|$)/, `${what}: inline style admitted by its hash only`);
+  assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/, what);
+}
+
+describe('who sees what', () => {
+  const pages = () => [`/dashboard`, `/dashboard/webhooks/${fx.webhook.id}`, `/dashboard/report?target=site.test`];
+
+  test('no session, an unknown token, a malformed cookie: every page redirects to the sign-in page', async () => {
+    for (const cookie of [undefined, 'svc_session=' + 'A'.repeat(43), 'svc_session=<script>', 'other=1']) {
+      for (const url of pages()) {
+        const res = await request({ method: 'GET', url, cookie });
+        assert.equal(res.statusCode, 303, `${url} with ${cookie}`);
+        assert.equal(res.headers.location, '/dashboard/login');
+        assertSecurityHeaders(res, `303 of ${url}`);
+      }
+    }
+  });
+
+  test('an expired, ended or disabled user’s session redirects; a live admin session gets the page', async () => {
+    const idle = await createAdminCookie(fx.database.db, { now: new Date(Date.now() - 31 * 60_000) });
+    const old = await createAdminCookie(fx.database.db, { now: new Date(Date.now() - 13 * 3_600_000) });
+    for (const session of [idle, old]) {
+      const res = await request({ method: 'GET', url: '/dashboard', cookie: session.cookie });
+      assert.equal(res.statusCode, 303);
+      assert.equal(res.headers.location, '/dashboard/login');
+    }
+    const live = await request({ method: 'GET', url: '/dashboard', cookie: admin.cookie });
+    assert.equal(live.statusCode, 200);
+    assert.match(String(live.headers['content-type']), /^text\/html; charset=utf-8/);
+    assertSecurityHeaders(live, 'the overview');
+  });
+
+  test('a member’s session gets a 403 page on every admin page, saying why, and can log out', async () => {
+    const member = await createAdminCookie(fx.database.db, { role: 'member' });
+    for (const url of pages()) {
+      const res = await request({ method: 'GET', url, cookie: member.cookie });
+      assert.equal(res.statusCode, 403, url);
+      assert.match(main(res.body), /This dashboard is for admins/);
+      assert.ok(res.body.includes(member.email));
+      assertSecurityHeaders(res, `403 of ${url}`);
+    }
+    const created = await request({ method: 'POST', url: '/dashboard/keys', cookie: member.cookie, payload: form({ _csrf: member.csrfToken, label: 'member' }) });
+    assert.equal(created.statusCode, 403);
+    assert.equal((await fx.database.db.selectFrom('api_keys').select('id').where('label', '=', 'member').execute()).length, 0);
+    const out = await request({ method: 'POST', url: '/dashboard/logout', cookie: member.cookie, payload: form({ _csrf: member.csrfToken }) });
+    assert.equal(out.statusCode, 303);
+    assert.equal((await request({ method: 'GET', url: '/dashboard', cookie: member.cookie })).headers.location, '/dashboard/login');
+  });
+
+  test('unknown pages under /dashboard are an HTML 404 with the same headers', async () => {
+    for (const cookie of [undefined, admin.cookie]) {
+      const res = await request({ method: 'GET', url: '/dashboard/nothing-here', cookie });
+      assert.equal(res.statusCode, 404);
+      assert.match(res.body, /Page not found/);
+      assertSecurityHeaders(res, '404');
+    }
+  });
+});
+
+describe('sign-in form', () => {
+  test('the form is labelled; a signed-in admin is sent on to the dashboard', async () => {
+    const res = await request({ method: 'GET', url: '/dashboard/login' });
+    assert.equal(res.statusCode, 200);
+    assert.match(res.body, /<label for="email">Email<\/label>/);
+    assert.match(res.body, /<label for="password">Password<\/label>/);
+    assertSecurityHeaders(res, 'the sign-in page');
+    const again = await request({ method: 'GET', url: '/dashboard/login', cookie: admin.cookie });
+    assert.equal(again.statusCode, 303);
+    assert.equal(again.headers.location, '/dashboard');
+  });
+
+  test('right password: 303 to /dashboard with the session cookie, which opens the dashboard', async () => {
+    const user = await createTestUser(fx.database.db);
+    secrets.push(user.password);
+    const res = await request({ method: 'POST', url: '/dashboard/login', payload: form({ email: user.email.toUpperCase(), password: user.password }) });
+    assert.equal(res.statusCode, 303);
+    assert.equal(res.headers.location, '/dashboard');
+    const cookie = parseSetCookie(String(res.headers['set-cookie']));
+    assert.equal(cookie.name, 'svc_session');
+    assert.equal(cookie.httpOnly, true);
+    assert.equal(cookie.sameSite, 'strict');
+    assert.equal(cookie.secure, true);
+    secrets.push(cookie.value!);
+    const page = await request({ method: 'GET', url: '/dashboard', cookie: `svc_session=${cookie.value}` });
+    assert.equal(page.statusCode, 200);
+    assert.ok(page.body.includes(user.email));
+  });
+
+  test('refusals re-render the form: one message for a wrong password and an unknown email, 400 for blanks, 403 cross-site', async () => {
+    const user = await createTestUser(fx.database.db);
+    const cases = [
+      { name: 'wrong password', fields: { email: user.email, password: `${user.password}x` }, status: 401, says: /The email or the password is wrong/ },
+      { name: 'unknown email', fields: { email: `nobody-${user.email}`, password: user.password }, status: 401, says: /The email or the password is wrong/ },
+      { name: 'blank password', fields: { email: user.email, password: '' }, status: 400, says: /Enter your email and your password/ },
+      { name: 'blank email', fields: { email: '  ', password: 'x' }, status: 400, says: /Enter your email and your password/ },
+      { name: 'posted from another site', fields: { email: user.email, password: user.password }, status: 403, says: /sent from another site/, headers: { 'sec-fetch-site': 'cross-site' } },
+    ];
+    for (const c of cases) {
+      const res = await request({ method: 'POST', url: '/dashboard/login', payload: form(c.fields), headers: c.headers ?? {}, });
+      assert.equal(res.statusCode, c.status, c.name);
+      assert.match(main(res.body), c.says, c.name);
+      assert.equal(res.headers['set-cookie'], undefined, c.name);
+      assertSecurityHeaders(res, c.name);
+      // The typed email comes back in the field (escaped); the password never does.
+      assert.equal(res.body.includes(user.password), false, c.name);
+    }
+    // Same-site and same-origin posts are not refused by the Sec-Fetch-Site check.
+    for (const site of ['same-origin', 'same-site', 'none']) {
+      const res = await request({ method: 'POST', url: '/dashboard/login', payload: form({ email: user.email, password: user.password }), headers: { 'sec-fetch-site': site } });
+      assert.equal(res.statusCode, 303, site);
+    }
+  });
+
+  test('after repeated failures for one email: 429 with Retry-After, even for the right password', async () => {
+    const user = await createTestUser(fx.database.db);
+    for (let i = 0; i < 3; i++) {
+      const res = await request({ method: 'POST', url: '/dashboard/login', payload: form({ email: user.email, password: 'wrong password' }) });
+      assert.equal(res.statusCode, 401);
+    }
+    const res = await request({ method: 'POST', url: '/dashboard/login', payload: form({ email: user.email, password: user.password }) });
+    assert.equal(res.statusCode, 429);
+    assert.ok(Number(res.headers['retry-after']) > 0);
+    assert.match(main(res.body), /Too many failed sign-ins\. Try again in \d+ minutes?\./);
+    assert.equal(res.headers['set-cookie'], undefined);
+  });
+
+  test('the typed email is escaped when the form comes back', async () => {
+    const res = await request({ method: 'POST', url: '/dashboard/login', payload: form({ email: `"><script>alert(1)</script>`, password: 'x' }) });
+    assert.equal(res.statusCode, 401);
+    assert.equal(res.body.includes('<script>alert(1)'), false);
+    assert.ok(res.body.includes('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"'));
+  });
+});
+
+describe('CSRF: every form that changes something needs the session’s token', () => {
+  const forms = (): { name: string; url: string; fields: Record<string, string> }[] => [
+    { name: 'create key', url: '/dashboard/keys', fields: { label: 'csrf probe' } },
+    { name: 'revoke key', url: `/dashboard/keys/${fx.owner.id}/revoke`, fields: {} },
+    { name: 'log out', url: '/dashboard/logout', fields: {} },
+  ];
+
+  test('missing, empty, near-miss, another session’s token: 403 page, nothing changed', async () => {
+    const other = await createAdminCookie(fx.database.db);
+    const tokens: [string, string | undefined][] = [
+      ['missing', undefined],
+      ['empty', ''],
+      ['one character off', admin.csrfToken.slice(0, -1) + (admin.csrfToken.endsWith('A') ? 'B' : 'A')],
+      ['truncated', admin.csrfToken.slice(0, -1)],
+      ['another admin’s', other.csrfToken],
+    ];
+    for (const f of forms()) {
+      for (const [what, token] of tokens) {
+        const fields = token === undefined ? f.fields : { ...f.fields, _csrf: token };
+        const res = await request({ method: 'POST', url: f.url, cookie: admin.cookie, payload: form(fields) });
+        assert.equal(res.statusCode, 403, `${f.name}, ${what}`);
+        assert.match(main(res.body), /The form was refused/);
+        assertSecurityHeaders(res, `${f.name}, ${what}`);
+      }
+    }
+    assert.equal((await fx.database.db.selectFrom('api_keys').select('id').where('label', '=', 'csrf probe').execute()).length, 0);
+    assert.equal((await getApiKey(fx.database.db, fx.owner.id))!.revokedAt, null);
+    assert.equal((await request({ method: 'GET', url: '/dashboard', cookie: admin.cookie })).statusCode, 200, 'still signed in');
+  });
+
+  test('a form without a session redirects to sign-in and changes nothing', async () => {
+    for (const f of forms()) {
+      const res = await request({ method: 'POST', url: f.url, payload: form({ ...f.fields, _csrf: admin.csrfToken }) });
+      assert.equal(res.statusCode, 303, f.name);
+      assert.equal(res.headers.location, '/dashboard/login');
+    }
+    assert.equal((await getApiKey(fx.database.db, fx.owner.id))!.revokedAt, null);
+  });
+
+  test('only small HTML forms are read: JSON is 415, a repeated or unknown field or an overlong label is 400', async () => {
+    const cases = [
+      { name: 'JSON body', payload: JSON.stringify({ _csrf: admin.csrfToken }), headers: { 'content-type': 'application/json' }, status: 415 },
+      { name: 'repeated _csrf', payload: `_csrf=${admin.csrfToken}&_csrf=${admin.csrfToken}`, status: 400 },
+      { name: 'unknown field', payload: form({ _csrf: admin.csrfToken, owner: 'x' }), status: 400 },
+      { name: 'label over 200 characters', payload: form({ _csrf: admin.csrfToken, label: 'x'.repeat(201) }), status: 400 },
+      { name: 'body over 8 KiB', payload: form({ _csrf: admin.csrfToken, label: 'x'.repeat(9000) }), status: 413 },
+    ];
+    for (const c of cases) {
+      const res = await app().inject({ method: 'POST', url: '/dashboard/keys', payload: c.payload, headers: { cookie: admin.cookie, ...FORM, ...c.headers } });
+      assert.equal(res.statusCode, c.status, c.name);
+      assert.match(String(res.headers['content-type']), /^text\/html/, c.name);
+      assert.match(main(res.body), /The request was refused/, c.name);
+      assertSecurityHeaders(res, c.name);
+    }
+    // A 200-character label is fine (the near miss of the 201 above).
+    const ok = await request({ method: 'POST', url: '/dashboard/keys', cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken, label: 'y'.repeat(200) }) });
+    assert.equal(ok.statusCode, 201);
+  });
+});
+
+describe('API keys', () => {
+  test('create: the raw key is on the 201 page once, works on the API, and no later page shows it', async () => {
+    const res = await request({ method: 'POST', url: '/dashboard/keys', cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken, label: `  build ${HOSTILE} ` }) });
+    assert.equal(res.statusCode, 201);
+    assertSecurityHeaders(res, 'the new key page');
+    const rawKey = /<output class="key" id="raw-key"[^>]*>(ask_[A-Za-z0-9_-]{43})<\/output>/.exec(res.body)?.[1];
+    assert.ok(rawKey, 'the raw key is on the page');
+    secrets.push(rawKey);
+    assert.equal(res.body.includes(HOSTILE), false, 'the label is escaped');
+    assert.ok(res.body.includes('build &lt;script&gt;'));
+    const api = await app().inject({ method: 'GET', url: '/api/v1/audits', headers: { 'x-api-key': rawKey } });
+    assert.equal(api.statusCode, 200, 'the key authenticates');
+    const overview = await request({ method: 'GET', url: '/dashboard', cookie: admin.cookie });
+    assert.equal(overview.body.includes(rawKey), false);
+    assert.ok(overview.body.includes(`<code>${rawKey.slice(0, 8)}</code>`), 'listed by its display prefix');
+    const stored = await fx.database.db.selectFrom('api_keys').selectAll().where('display', '=', rawKey.slice(0, 8)).executeTakeFirstOrThrow();
+    assert.equal(stored.label, `build ${HOSTILE}`, 'label trimmed');
+    assert.equal(JSON.stringify(stored).includes(rawKey), false, 'only the hash is stored');
+  });
+
+  test('a blank label stores none', async () => {
+    const res = await request({ method: 'POST', url: '/dashboard/keys', cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken, label: '   ' }) });
+    assert.equal(res.statusCode, 201);
+    assert.match(res.body, /<dt>Label<\/dt>\s*<dd>\(none\)<\/dd>/);
+  });
+
+  test('revoke: 303 back to the list, which says so; the key gets 401 at once; again says already revoked', async () => {
+    const { id, rawKey } = await createApiKey(fx.database.db, 'to revoke');
+    secrets.push(rawKey);
+    const res = await request({ method: 'POST', url: `/dashboard/keys/${id}/revoke`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken }) });
+    assert.equal(res.statusCode, 303);
+    assert.equal(res.headers.location, '/dashboard?notice=key-revoked#keys');
+    assertSecurityHeaders(res, 'revoke');
+    const api = await app().inject({ method: 'GET', url: '/api/v1/audits', headers: { 'x-api-key': rawKey } });
+    assert.equal(api.statusCode, 401);
+    const list = await request({ method: 'GET', url: '/dashboard?notice=key-revoked', cookie: admin.cookie });
+    assert.match(main(list.body), /The key is revoked: requests that carry it now get 401\./);
+    assert.equal(list.body.includes(`/dashboard/keys/${id}/revoke`), false, 'no revoke button for a revoked key');
+    const again = await request({ method: 'POST', url: `/dashboard/keys/${id}/revoke`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken }) });
+    assert.equal(again.headers.location, '/dashboard?notice=key-already-revoked#keys');
+  });
+
+  test('revoking an unknown or malformed id is a 404 page', async () => {
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '%3Cscript%3E']) {
+      const res = await request({ method: 'POST', url: `/dashboard/keys/${id}/revoke`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken }) });
+      assert.equal(res.statusCode, 404, id);
+      assert.match(main(res.body), /Key not found/);
+      assert.equal(res.body.includes('<script>'), false);
+    }
+  });
+
+  test('an unknown notice shows nothing: only the fixed messages can be asked for', async () => {
+    const res = await request({ method: 'GET', url: `/dashboard?notice=${encodeURIComponent('<b>phish</b>')}`, cookie: admin.cookie });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.body.includes('phish'), false);
+    assert.equal(res.body.includes('class="notice"'), false);
+  });
+});
+
+describe('what the overview and the webhook page show', () => {
+  test('the webhook with its latest attempt and owner key; everything from the database escaped', async () => {
+    const res = await request({ method: 'GET', url: '/dashboard', cookie: admin.cookie });
+    const body = main(res.body);
+    const url = fx.webhook.url.replaceAll('&', '&amp;');
+    assert.ok(body.includes(`<th scope="row" class="url">${url}</th>`), 'the URL, & escaped');
+    assert.match(body, /<span class="delivered">delivered<\/span>\s*HTTP 200/);
+    const display = (await getApiKey(fx.database.db, fx.owner.id))!.display;
+    assert.ok(body.includes(`<code>${display}</code><br>ops &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;`));
+    assert.equal(res.body.includes('<script'), false, 'no markup from data anywhere');
+    assert.equal(res.body.includes('<img'), false);
+    assert.ok(body.includes(`href="/dashboard/webhooks/${fx.webhook.id}"`));
+    // No secret of the registration: not the challenge, not the owner's raw key.
+    const { challenge } = await fx.database.db.selectFrom('webhooks').select('challenge').where('id', '=', fx.webhook.id).executeTakeFirstOrThrow();
+    assert.equal(res.body.includes(challenge!), false);
+    assert.equal(res.body.includes(fx.owner.rawKey), false);
+  });
+
+  test('recent audits: one row per origin, the newest audit of each pillar, “not audited” where there is none', async () => {
+    const res = await request({ method: 'GET', url: '/dashboard', cookie: admin.cookie });
+    const origin = new URL(fx.webhook.url).origin;
+    const row = new RegExp(`<th scope="row" class="url">${origin}</th>\\s*<td>not audited</td>\\s*<td>(\\d+) errors?, (\\d+) warnings? \\((\\d+) inconclusive\\)<br><time[^>]*>[^<]+</time></td>\\s*<td>0 errors, (\\d+) warnings? \\(0 inconclusive\\)`).exec(res.body);
+    assert.ok(row, 'WCAG not audited, privacy and ai-governance with their totals');
+    const privacy = await fx.database.db.selectFrom('audits').select(['errors', 'warnings', 'inconclusive']).where('branch', '=', 'privacy').executeTakeFirstOrThrow();
+    assert.deepEqual(row.slice(1, 4).map(Number), [privacy.errors, privacy.warnings, privacy.inconclusive]);
+  });
+
+  test('the webhook page lists its attempts, the receiver’s answer as text', async () => {
+    const res = await request({ method: 'GET', url: `/dashboard/webhooks/${fx.webhook.id}`, cookie: admin.cookie });
+    assert.equal(res.statusCode, 200);
+    assertSecurityHeaders(res, 'the webhook page');
+    const body = main(res.body);
+    assert.match(body, /<span class="delivered">delivered<\/span> HTTP 200/);
+    assert.ok(body.includes('<td class="url">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;</td>'));
+    assert.equal(res.body.includes('<script'), false);
+    assert.equal(res.body.includes('Older attempts'), false, 'one page only');
+  });
+
+  test('the webhook page: unknown id, malformed id, foreign cursor → 404 page', async () => {
+    const cases = ['/dashboard/webhooks/00000000-0000-4000-8000-000000000000', '/dashboard/webhooks/nope', `/dashboard/webhooks/${fx.webhook.id}?cursor=garbage`];
+    for (const url of cases) {
+      const res = await request({ method: 'GET', url, cookie: admin.cookie });
+      assert.equal(res.statusCode, 404, url);
+      assert.match(main(res.body), /Webhook not found/);
+    }
+  });
+});
+
+describe('log out', () => {
+  test('ends the session and clears the cookie; the old cookie no longer opens the dashboard', async () => {
+    const session = await createAdminCookie(fx.database.db);
+    const res = await request({ method: 'POST', url: '/dashboard/logout', cookie: session.cookie, payload: form({ _csrf: session.csrfToken }) });
+    assert.equal(res.statusCode, 303);
+    assert.equal(res.headers.location, '/dashboard/login');
+    const cleared = parseSetCookie(String(res.headers['set-cookie']));
+    assert.equal(cleared.name, 'svc_session');
+    assert.equal(cleared.value, '');
+    const after = await request({ method: 'GET', url: '/dashboard', cookie: session.cookie });
+    assert.equal(after.statusCode, 303);
+    // Without a session, log out is a no-op that still lands on the sign-in page.
+    const again = await request({ method: 'POST', url: '/dashboard/logout', payload: form({}) });
+    assert.equal(again.statusCode, 303);
+    assert.equal(again.headers.location, '/dashboard/login');
+  });
+});
