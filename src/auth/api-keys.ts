@@ -102,6 +102,22 @@ export async function createApiKey(db: Kysely<Database>, label: string | null): 
   return { id, rawKey };
 }
 
+/**
+ * Creates a key under an id the caller derived from one submission of a form, unless that id
+ * exists: a form posted twice (a browser reload resubmits it) makes one key, and the second post
+ * learns it was already made, without its raw value, which exists nowhere any more.
+ */
+export async function createApiKeyOnce(db: Kysely<Database>, id: string, label: string | null): Promise<{ id: string; rawKey: string } | 'exists'> {
+  const rawKey = generateRawKey();
+  const inserted = await db
+    .insertInto('api_keys')
+    .values({ id, key_hash: hashApiKey(rawKey), display: generatedKeyDisplay(rawKey), label })
+    .onConflict((conflict) => conflict.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted ? { id, rawKey } : 'exists';
+}
+
 /** The active key with this raw value, or undefined for unknown and revoked keys alike. */
 export async function authenticateApiKey(db: Kysely<Database>, rawKey: string | undefined): Promise<ApiKeyIdentity | undefined> {
   if (!rawKey) return undefined;

@@ -11,6 +11,7 @@
 //   under a CSP with no script at all and the one inline style sheet by hash, unframeable, and
 //   with no Referer leaving the page;
 // - only form bodies are parsed here, small ones.
+import { createHash, randomBytes } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -19,7 +20,7 @@ import { Type, type Static } from 'typebox';
 import { listAllRegistrations, listAttempts, findOwnedRegistration, type OwnedRegistration, type LatestAttempt } from '../alerts/registrations.ts';
 import { latestAuditsByOrigin } from '../audit/audit-store.ts';
 import type { Branch } from '../audit/control.ts';
-import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from '../auth/api-keys.ts';
+import { createApiKeyOnce, listApiKeys, revokeApiKey, type ApiKeyRow } from '../auth/api-keys.ts';
 import { attemptLogin, checkCsrf, clearSessionCookie, logout, readSession, setSessionCookie, type AdminSession, type SessionSettings } from '../auth/sessions.ts';
 import { PASSWORD_MAX_LENGTH } from '../auth/users.ts';
 import type { Database } from '../db/schema.ts';
@@ -96,7 +97,11 @@ const LoginForm = Type.Object(
 );
 const CsrfForm = Type.Object({ _csrf: CsrfField }, { additionalProperties: false });
 const NewKeyForm = Type.Object(
-  { _csrf: CsrfField, label: Type.Optional(Type.String({ maxLength: LABEL_MAX_LENGTH, description: 'Who or what will use the key; blank for none.' })) },
+  {
+    _csrf: CsrfField,
+    _once: Type.Optional(Type.String({ maxLength: 100, description: 'A random value the form was rendered with: a resubmission of it makes no second key.' })),
+    label: Type.Optional(Type.String({ maxLength: LABEL_MAX_LENGTH, description: 'Who or what will use the key; blank for none.' })),
+  },
   { additionalProperties: false },
 );
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
@@ -159,6 +164,21 @@ function reportRefusal(status: number, body: ReportErrorBody): string {
   return `Enter a domain such as example.com or an https URL${reason ? ` (${reason})` : ''}.`;
 }
 
+const FORM_ONCE = /^[A-Za-z0-9_-]{22}$/;
+
+/** 16 random bytes: the create-key form's submission id. */
+const newFormOnce = () => randomBytes(16).toString('base64url');
+
+/**
+ * The id of the key one submission of the create-key form makes: a UUID (version 8, "custom")
+ * from the session and the form's random value, so the same submission always names the same key.
+ */
+function keyIdOf(sessionId: string, once: string): string {
+  const hex = createHash('sha256').update(`${sessionId}\n${once}`, 'utf8').digest('hex');
+  const variant = (8 | (Number.parseInt(hex[16]!, 16) & 3)).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export interface DashboardDeps {
@@ -206,6 +226,7 @@ export function dashboardRoutes(deps: DashboardDeps) {
         lastFailedAt: moment(ticket.lastFailedAt),
       })),
       keys: keys.map(keyView),
+      formOnce: newFormOnce(),
       report: extra.report ?? { target: '' },
     };
   }
@@ -514,19 +535,37 @@ export function dashboardRoutes(deps: DashboardDeps) {
           ...DASHBOARD,
           summary: 'Create an API key',
           description:
-            'Form fields `_csrf` and `label` (optional). Answers with a page that shows the raw key once (Cache-Control: ' +
-            'no-store); only its SHA-256 is stored, so nothing can show it again.',
+            'Form fields `_csrf`, `_once` (the form’s random submission id) and `label` (optional). Answers with a page that ' +
+            'shows the raw key once (Cache-Control: no-store); only its SHA-256 is stored, so nothing can show it again. The ' +
+            'key’s id derives from the session and `_once`, so the same submission sent twice makes one key.',
           body: NewKeyForm,
-          response: { 201: html('The new key, shown this once.'), ...FORM_PAGES },
+          response: {
+            201: html('The new key, shown this once.'),
+            409: html('This submission of the form already made its key (a reload resubmits it): no second key, and the first is not shown again.'),
+            ...FORM_PAGES,
+          },
         },
       },
       async (request, reply) => {
         const session = request.adminSession!;
-        const label = request.body.label?.trim() || null;
-        const { id, rawKey } = await createApiKey(db, label);
-        request.log.info({ keyId: id, userId: session.userId }, 'API key created from the dashboard');
-        const key = keyView((await listApiKeys(db)).find((k) => k.id === id)!);
-        return page(reply, 201, render('key-created', { title: 'API key created', session: signedIn(session), key: { display: key.display, label, rawKey } }));
+        const { _once: once, label: rawLabel } = request.body;
+        if (once === undefined || !FORM_ONCE.test(once)) {
+          return message(reply, 400, { title: 'Request refused', session: signedIn(session), heading: 'The request was refused', message: 'The form is incomplete. Go back to the dashboard and use its form.' });
+        }
+        const label = rawLabel?.trim() || null;
+        const created = await createApiKeyOnce(db, keyIdOf(session.sessionId, once), label);
+        if (created === 'exists') {
+          return message(reply, 409, {
+            title: 'Key already created',
+            session: signedIn(session),
+            heading: 'This key was already created',
+            message: 'This form was sent before (a reload sends it again), and its key was made then. A key is shown only once, so it cannot be shown now. If nobody copied it, revoke it and create another.',
+            link: { href: '/dashboard#keys', text: 'Back to the API keys' },
+          });
+        }
+        request.log.info({ keyId: created.id, userId: session.userId }, 'API key created from the dashboard');
+        const key = keyView((await listApiKeys(db)).find((k) => k.id === created.id)!);
+        return page(reply, 201, render('key-created', { title: 'API key created', session: signedIn(session), key: { display: key.display, label, rawKey: created.rawKey } }));
       },
     );
 

@@ -108,6 +108,8 @@ export interface OverviewPage extends PageBase {
   origins: OriginView[];
   tickets: TicketView[];
   keys: KeyView[];
+  /** The create-key form's submission id (see routes.ts, keyIdOf). */
+  formOnce: string;
   report: { target: string; error?: string };
 }
 

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { parseSetCookie } from 'cookie';
 import { createApiKey, getApiKey } from '../../src/auth/api-keys.ts';
 import { createAdminCookie, createTestUser, type TestAdmin } from '../support/admin.ts';
-import { FORM, form, HOSTILE, startDashboardFixture, type DashboardFixture } from './support.ts';
+import { FORM, form, formOnce, HOSTILE, startDashboardFixture, type DashboardFixture } from './support.ts';
 
 let fx: DashboardFixture;
 let admin: TestAdmin;
@@ -89,7 +89,7 @@ describe('who sees what', () => {
       assert.ok(res.body.includes(member.email));
       assertSecurityHeaders(res, `403 of ${url}`);
     }
-    const created = await request({ method: 'POST', url: '/dashboard/keys', cookie: member.cookie, payload: form({ _csrf: member.csrfToken, label: 'member' }) });
+    const created = await request({ method: 'POST', url: '/dashboard/keys', cookie: member.cookie, payload: form({ _csrf: member.csrfToken, _once: formOnce(), label: 'member' }) });
     assert.equal(created.statusCode, 403);
     assert.equal((await fx.database.db.selectFrom('api_keys').select('id').where('label', '=', 'member').execute()).length, 0);
     const out = await request({ method: 'POST', url: '/dashboard/logout', cookie: member.cookie, payload: form({ _csrf: member.csrfToken }) });
@@ -184,7 +184,7 @@ describe('sign-in form', () => {
 
 describe('CSRF: every form that changes something needs the session’s token', () => {
   const forms = (): { name: string; url: string; fields: Record<string, string> }[] => [
-    { name: 'create key', url: '/dashboard/keys', fields: { label: 'csrf probe' } },
+    { name: 'create key', url: '/dashboard/keys', fields: { _once: formOnce(), label: 'csrf probe' } },
     { name: 'revoke key', url: `/dashboard/keys/${fx.owner.id}/revoke`, fields: {} },
     { name: 'log out', url: '/dashboard/logout', fields: {} },
   ];
@@ -237,14 +237,14 @@ describe('CSRF: every form that changes something needs the session’s token', 
       assertSecurityHeaders(res, c.name);
     }
     // A 200-character label is fine (the near miss of the 201 above).
-    const ok = await request({ method: 'POST', url: '/dashboard/keys', cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken, label: 'y'.repeat(200) }) });
+    const ok = await request({ method: 'POST', url: '/dashboard/keys', cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken, _once: formOnce(), label: 'y'.repeat(200) }) });
     assert.equal(ok.statusCode, 201);
   });
 });
 
 describe('API keys', () => {
   test('create: the raw key is on the 201 page once, works on the API, and no later page shows it', async () => {
-    const res = await request({ method: 'POST', url: '/dashboard/keys', cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken, label: `  build ${HOSTILE} ` }) });
+    const res = await request({ method: 'POST', url: '/dashboard/keys', cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken, _once: formOnce(), label: `  build ${HOSTILE} ` }) });
     assert.equal(res.statusCode, 201);
     assertSecurityHeaders(res, 'the new key page');
     const rawKey = /<output class="key" id="raw-key"[^>]*>(ask_[A-Za-z0-9_-]{43})<\/output>/.exec(res.body)?.[1];
@@ -262,8 +262,41 @@ describe('API keys', () => {
     assert.equal(JSON.stringify(stored).includes(rawKey), false, 'only the hash is stored');
   });
 
+  test('the same form sent twice (a reload) makes one key and does not show it again: 409', async () => {
+    const once = formOnce();
+    const post = (session: TestAdmin, value = once) =>
+      request({ method: 'POST', url: '/dashboard/keys', cookie: session.cookie, payload: form({ _csrf: session.csrfToken, _once: value, label: 'reloaded' }) });
+    const first = await post(admin);
+    assert.equal(first.statusCode, 201);
+    const rawKey = /id="raw-key"[^>]*>([^<]+)</.exec(first.body)![1]!;
+    secrets.push(rawKey);
+    const again = await post(admin);
+    assert.equal(again.statusCode, 409);
+    assert.match(main(again.body), /This key was already created/);
+    assert.equal(again.body.includes(rawKey), false);
+    assert.equal(again.body.includes('ask_'), false, 'no key value at all');
+    const count = async () => (await fx.database.db.selectFrom('api_keys').select('id').where('label', '=', 'reloaded').execute()).length;
+    assert.equal(await count(), 1);
+    // Another submission id, or another session with the same one, is another form: another key.
+    assert.equal((await post(admin, formOnce())).statusCode, 201);
+    const other = await createAdminCookie(fx.database.db);
+    assert.equal((await post(other)).statusCode, 201);
+    assert.equal(await count(), 3);
+  });
+
+  test('a missing or malformed submission id is a 400 page and makes no key', async () => {
+    for (const once of [undefined, '', 'short', 'x'.repeat(23), `${'a'.repeat(21)}!`]) {
+      const fields: Record<string, string> = { _csrf: admin.csrfToken, label: 'no once' };
+      if (once !== undefined) fields._once = once;
+      const res = await request({ method: 'POST', url: '/dashboard/keys', cookie: admin.cookie, payload: form(fields) });
+      assert.equal(res.statusCode, 400, String(once));
+      assert.match(main(res.body), /The form is incomplete/);
+    }
+    assert.equal((await fx.database.db.selectFrom('api_keys').select('id').where('label', '=', 'no once').execute()).length, 0);
+  });
+
   test('a blank label stores none', async () => {
-    const res = await request({ method: 'POST', url: '/dashboard/keys', cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken, label: '   ' }) });
+    const res = await request({ method: 'POST', url: '/dashboard/keys', cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken, _once: formOnce(), label: '   ' }) });
     assert.equal(res.statusCode, 201);
     assert.match(res.body, /<dt>Label<\/dt>\s*<dd>\(none\)<\/dd>/);
   });

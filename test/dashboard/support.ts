@@ -2,6 +2,7 @@
 // attempt whose receiver answered with markup, audits in two pillars, keys with hostile labels)
 // produced through the real routes and the real delivery worker, and form posting as a browser does.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { openTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -93,3 +94,6 @@ export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 export function form(fields: Record<string, string>): string {
   return new URLSearchParams(fields).toString();
 }
+
+/** A create-key form's submission id, as the overview renders one into each form. */
+export const formOnce = () => randomBytes(16).toString('base64url');

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import { buildPage } from '../../src/audit/page.ts';
 import { analyseWcag, WCAG_STANDARDS } from '../../src/audit/wcag/index.ts';
 import { createAdminCookie, type TestAdmin } from '../support/admin.ts';
-import { FORM, form, startDashboardFixture, type DashboardFixture } from './support.ts';
+import { FORM, form, formOnce, startDashboardFixture, type DashboardFixture } from './support.ts';
 
 /**
  * The criteria a page may leave inconclusive, and why that is right for these pages:
@@ -45,13 +45,15 @@ test('every dashboard page passes the WCAG branch: no failed criterion in any st
   const member = await createAdminCookie(fx.database.db, { role: 'member' });
   const cookie = admin.cookie;
   const csrf = admin.csrfToken;
+  const once = formOnce();
   const pages = [
     await served('sign-in', 'GET', '/dashboard/login', { status: 200 }),
     await served('sign-in refused', 'POST', '/dashboard/login', { payload: form({ email: 'nobody@example.test', password: 'wrong' }), status: 401 }),
     await served('overview', 'GET', '/dashboard', { cookie, status: 200 }),
     await served('overview with a notice', 'GET', '/dashboard?notice=key-revoked', { cookie, status: 200 }),
     await served('webhook attempts', 'GET', `/dashboard/webhooks/${fx.webhook.id}`, { cookie, status: 200 }),
-    await served('new key', 'POST', '/dashboard/keys', { cookie, payload: form({ _csrf: csrf, label: 'wcag' }), status: 201 }),
+    await served('new key', 'POST', '/dashboard/keys', { cookie, payload: form({ _csrf: csrf, _once: once, label: 'wcag' }), status: 201 }),
+    await served('key already created', 'POST', '/dashboard/keys', { cookie, payload: form({ _csrf: csrf, _once: once, label: 'wcag' }), status: 409 }),
     await served('form refused', 'POST', '/dashboard/keys', { cookie, payload: form({ _csrf: 'wrong' }), status: 403 }),
     await served('member', 'GET', '/dashboard', { cookie: member.cookie, status: 403 }),
     await served('not found', 'GET', '/dashboard/nothing', { cookie, status: 404 }),
