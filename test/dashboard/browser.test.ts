@@ -1,0 +1,175 @@
+// The dashboard in real headless Chromium, against the real app listening on 127.0.0.1 over plain
+// HTTP: that is how the service itself serves (TLS ends in front of it), and Chromium treats
+// loopback as a secure context, so the session cookie keeps its production attributes (Secure
+// included, AUDIT_COOKIE_SECURE left at its default) and the test proves a browser accepts them.
+//
+// One admin's journey, in order: sign in by keyboard, the skip link, a webhook's latest attempt and
+// its attempt list, create a key (reload shows no key), revoke it, forms with a missing or wrong
+// CSRF token, log out. Throughout: no CSP violation, no script ever runs (no dialog opens), and
+// the page's styles apply (the inline sheet's hash matches).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
+import { createTestUser } from '../support/admin.ts';
+import { browserSuite, launchBrowser } from '../support/browser.ts';
+import { HOSTILE, startDashboardFixture, type DashboardFixture } from './support.ts';
+
+describe('dashboard in Chromium', browserSuite(), () => {
+  let fx: DashboardFixture;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let base: string;
+  let user: { email: string; password: string };
+  /** Every console message and dialog: a CSP violation or a script that ran shows up here. */
+  const consoleLines: string[] = [];
+  const dialogs: string[] = [];
+
+  before(async () => {
+    fx = await startDashboardFixture();
+    user = await createTestUser(fx.database.db);
+    base = await fx.service.app.listen({ host: '127.0.0.1', port: 0 });
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    page = await context.newPage();
+    page.on('console', (message: ConsoleMessage) => consoleLines.push(`${message.type()}: ${message.text()}`));
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await fx?.close();
+  });
+
+  const focused = () => page.evaluate(() => {
+    const el = document.activeElement;
+    return el ? { tag: el.tagName.toLowerCase(), id: el.id, text: (el.textContent ?? '').trim() } : null;
+  });
+
+  test('sign in with the keyboard alone', async () => {
+    await page.goto(`${base}/dashboard`);
+    assert.equal(new URL(page.url()).pathname, '/dashboard/login', 'redirected to sign in');
+    assert.equal(await page.title(), 'Sign in · Audit service admin');
+    // The email field has focus on arrival; type, Tab to the password, type, Enter.
+    assert.deepEqual(await focused(), { tag: 'input', id: 'email', text: '' });
+    await page.keyboard.type(user.email);
+    await page.keyboard.press('Tab');
+    assert.equal((await focused())?.id, 'password');
+    await page.keyboard.type(user.password);
+    await Promise.all([page.waitForURL(`${base}/dashboard`), page.keyboard.press('Enter')]);
+    assert.equal(await page.locator('h1').textContent(), 'Dashboard');
+    assert.ok((await page.locator('.account').textContent())!.includes(user.email));
+    const [cookie] = await context.cookies();
+    assert.equal(cookie!.name, 'svc_session');
+    assert.equal(cookie!.httpOnly, true);
+    assert.equal(cookie!.secure, true);
+    assert.equal(cookie!.sameSite, 'Strict');
+  });
+
+  test('the skip link is the first stop and moves focus to the main content; styles apply', async () => {
+    await page.goto(`${base}/dashboard`);
+    await page.keyboard.press('Tab');
+    assert.deepEqual(await focused(), { tag: 'a', id: '', text: 'Skip to main content' });
+    const box = await page.locator('.skip-link').boundingBox();
+    assert.ok(box && box.y >= 0, 'visible when focused');
+    await page.keyboard.press('Enter');
+    assert.equal((await focused())?.id, 'main');
+    // The inline sheet applied: its hash is the one the CSP admits.
+    const background = await page.locator('button', { hasText: 'Create key' }).evaluate((el) => getComputedStyle(el).backgroundColor);
+    assert.equal(background, 'rgb(11, 79, 168)');
+  });
+
+  test('a webhook with its latest attempt, and its attempt list; data shown as text', async () => {
+    await page.goto(`${base}/dashboard#webhooks`);
+    const row = page.locator('#webhooks ~ .table-wrap tbody tr', { hasText: fx.webhook.url });
+    assert.equal(await row.count(), 1);
+    const cells = await row.locator('td').allInnerTexts();
+    assert.equal(cells[0], 'privacy, medium and above');
+    assert.ok(cells[1]!.includes(`ops ${HOSTILE}`), 'the owner key’s label, markup as text');
+    assert.match(cells[3]!, /^delivered HTTP 200\n\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+    await Promise.all([page.waitForURL(`${base}/dashboard/webhooks/${fx.webhook.id}`), row.getByRole('link', { name: `Attempts of the webhook to ${fx.webhook.url}` }).click()]);
+    assert.equal(await page.title(), 'Webhook attempts · Audit service admin');
+    const attempt = await page.locator('tbody tr').first().locator('td').allInnerTexts();
+    assert.equal(attempt[0], 'delivered HTTP 200');
+    assert.equal(attempt[1], '1');
+    assert.equal(attempt[4], HOSTILE, 'the receiver’s answer, as text');
+    assert.equal(await page.locator('main script, main img').count(), 0, 'no element came from data');
+  });
+
+  let rawKey = '';
+
+  test('create a key: shown once; a reload makes no second key and shows none', async () => {
+    await page.goto(`${base}/dashboard#keys`);
+    await page.getByLabel('Label of a new key').fill(`deploy ${HOSTILE}`);
+    await Promise.all([page.waitForURL(`${base}/dashboard/keys`), page.getByRole('button', { name: 'Create key' }).click()]);
+    assert.equal(await page.locator('h1').textContent(), 'API key created');
+    rawKey = (await page.locator('#raw-key').textContent())!;
+    assert.match(rawKey, /^ask_[A-Za-z0-9_-]{43}$/);
+    assert.ok((await page.locator('dl.facts').innerText()).includes(`deploy ${HOSTILE}`));
+    const reloaded = await page.reload();
+    assert.equal(reloaded?.status(), 409);
+    assert.equal((await page.content()).includes(rawKey), false);
+    assert.equal(await page.locator('#raw-key').count(), 0);
+    await page.goto(`${base}/dashboard`);
+    assert.equal((await page.content()).includes(rawKey), false, 'the overview shows only the prefix');
+    assert.equal(await page.locator('#keys ~ .table-wrap tbody tr', { hasText: rawKey.slice(0, 8) }).count(), 1, 'one key, not two');
+    const api = await fetch(`${base}/api/v1/audits`, { headers: { 'x-api-key': rawKey } });
+    assert.equal(api.status, 200, 'the new key works');
+  });
+
+  test('revoke the key: the list says so and the key stops working', async () => {
+    await page.goto(`${base}/dashboard#keys`);
+    const display = rawKey.slice(0, 8);
+    await Promise.all([
+      page.waitForURL(`${base}/dashboard?notice=key-revoked#keys`),
+      page.getByRole('button', { name: new RegExp(`^Revoke ${display} `) }).click(),
+    ]);
+    assert.equal(await page.locator('.notice').textContent(), 'The key is revoked: requests that carry it now get 401.');
+    assert.match(await page.locator('#keys ~ .table-wrap tbody tr', { hasText: display }).innerText(), /Revoked \d{4}-/);
+    const api = await fetch(`${base}/api/v1/audits`, { headers: { 'x-api-key': rawKey } });
+    assert.equal(api.status, 401);
+  });
+
+  test('CSRF: the same forms with the token removed or altered are refused with 403 and change nothing', async () => {
+    const keysBefore = await fx.database.db.selectFrom('api_keys').select('id').execute();
+    for (const tamper of ['remove', 'alter'] as const) {
+      await page.goto(`${base}/dashboard#keys`);
+      // Changed through DevTools, as an attacker's copy of the form would arrive.
+      await page.locator('form.create-key input[name=_csrf]').evaluate((input: HTMLInputElement, how) => {
+        if (how === 'remove') input.remove();
+        else input.value = `${input.value.slice(0, -2)}xx`;
+      }, tamper);
+      await page.getByLabel('Label of a new key').fill('forged');
+      const [response] = await Promise.all([page.waitForResponse(`${base}/dashboard/keys`), page.getByRole('button', { name: 'Create key' }).click()]);
+      assert.equal(response.status(), 403, tamper);
+      assert.equal(await page.locator('h1').textContent(), 'The form was refused');
+    }
+    assert.equal((await fx.database.db.selectFrom('api_keys').select('id').execute()).length, keysBefore.length);
+    // Log out with a wrong token: refused, still signed in.
+    await page.goto(`${base}/dashboard`);
+    await page.locator('.account input[name=_csrf]').evaluate((input: HTMLInputElement) => (input.value = 'wrong'));
+    const [response] = await Promise.all([page.waitForResponse(`${base}/dashboard/logout`), page.getByRole('button', { name: 'Log out' }).click()]);
+    assert.equal(response.status(), 403);
+    await page.goto(`${base}/dashboard`);
+    assert.equal(new URL(page.url()).pathname, '/dashboard');
+  });
+
+  test('log out: back to the sign-in page, and the dashboard asks to sign in again', async () => {
+    await page.goto(`${base}/dashboard`);
+    await Promise.all([page.waitForURL(`${base}/dashboard/login`), page.getByRole('button', { name: 'Log out' }).click()]);
+    assert.deepEqual(await context.cookies(), [], 'the cookie is cleared');
+    await page.goto(`${base}/dashboard`);
+    assert.equal(new URL(page.url()).pathname, '/dashboard/login');
+  });
+
+  test('nothing ran and nothing was blocked on any page', () => {
+    assert.deepEqual(dialogs, [], 'no script ran (the hostile data stayed text)');
+    const violations = consoleLines.filter((line) => /Content Security Policy|Refused to/i.test(line));
+    assert.deepEqual(violations, []);
+    // The only console errors are the statuses this journey asked for (403, 409).
+    const errors = consoleLines.filter((line) => line.startsWith('error:') && !/status of (403|409)/.test(line));
+    assert.deepEqual(errors, []);
+  });
+});
