@@ -8,11 +8,12 @@
 // CSRF token, log out. Throughout: no CSP violation, no script ever runs (no dialog opens), and
 // the page's styles apply (the inline sheet's hash matches).
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { createTestUser } from '../support/admin.ts';
 import { browserSuite, launchBrowser } from '../support/browser.ts';
-import { HOSTILE, startDashboardFixture, type DashboardFixture } from './support.ts';
+import { HOSTILE, startDashboardFixture, startShowcase, type DashboardFixture } from './support.ts';
 
 describe('dashboard in Chromium', browserSuite(), () => {
   let fx: DashboardFixture;
@@ -86,7 +87,7 @@ describe('dashboard in Chromium', browserSuite(), () => {
     const row = page.locator('#webhooks ~ .table-wrap tbody tr', { hasText: fx.webhook.url });
     assert.equal(await row.count(), 1);
     const cells = await row.locator('td').allInnerTexts();
-    assert.equal(cells[0], 'privacy, medium and above');
+    assert.equal(cells[0], 'privacy\nmedium and above');
     assert.ok(cells[1]!.includes(`ops ${HOSTILE}`), 'the owner key’s label, markup as text');
     assert.match(cells[3]!, /^delivered HTTP 200\n\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
     await Promise.all([page.waitForURL(`${base}/dashboard/webhooks/${fx.webhook.id}`), row.getByRole('link', { name: `Attempts of the webhook to ${fx.webhook.url}` }).click()]);
@@ -171,5 +172,34 @@ describe('dashboard in Chromium', browserSuite(), () => {
     // The only console errors are the statuses this journey asked for (403, 409).
     const errors = consoleLines.filter((line) => line.startsWith('error:') && !/status of (403|409)/.test(line));
     assert.deepEqual(errors, []);
+  });
+});
+
+describe('the README’s screenshot', browserSuite(), () => {
+  const target = path.resolve(import.meta.dirname, '../../docs/dashboard.png');
+
+  test(`the overview with ordinary data${process.env.UPDATE_SCREENSHOT === '1' ? `, written to ${target}` : ' (UPDATE_SCREENSHOT=1 writes docs/dashboard.png)'}`, async () => {
+    const showcase = await startShowcase();
+    const browser = await launchBrowser();
+    try {
+      const user = await createTestUser(showcase.database.db);
+      await showcase.database.db.updateTable('users').set({ email: 'ops@example.com' }).where('email', '=', user.email).execute();
+      const base = await showcase.service.app.listen({ host: '127.0.0.1', port: 0 });
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`${base}/dashboard/login`);
+      await page.getByLabel('Email').fill('ops@example.com');
+      await page.getByLabel('Password').fill(user.password);
+      await Promise.all([page.waitForURL(`${base}/dashboard`), page.getByRole('button', { name: 'Sign in' }).click()]);
+      const attempts = await page.locator('#webhooks ~ .table-wrap tbody tr').allInnerTexts();
+      assert.equal(attempts.length, 2);
+      assert.ok(attempts.some((row) => /delivered HTTP 200/.test(row)));
+      assert.ok(attempts.some((row) => /failed HTTP 503\nnon-2xx response \(status 503\)/.test(row)));
+      assert.match(await page.locator('#keys ~ .table-wrap tbody tr', { hasText: 'old-laptop' }).innerText(), /Revoked/);
+      const shot = await page.screenshot({ fullPage: true, ...(process.env.UPDATE_SCREENSHOT === '1' ? { path: target } : {}) });
+      assert.equal(shot.subarray(1, 4).toString('latin1'), 'PNG');
+    } finally {
+      await browser.close();
+      await showcase.close();
+    }
   });
 });

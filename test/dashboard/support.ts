@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { openTestDatabase, type TestDatabase } from '../support/db.ts';
+import type { FixtureRoutes } from '../support/https-fixture.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 /** Text that would run as script if a page did not escape it. */
@@ -43,45 +44,94 @@ async function within<T>(what: string, poll: () => Promise<T | undefined>): Prom
   }
 }
 
-export async function startDashboardFixture(env: Record<string, string> = {}): Promise<DashboardFixture> {
+/** The app, its database and a fixture serving the audited pages and the webhook receivers. */
+async function startService(env: Record<string, string>, routes: FixtureRoutes) {
   const database = await openTestDatabase();
   const service = await startTestService({
     database,
     env: { AUDIT_RATE_LIMIT: '1000', ...env },
     delivery: { pollIntervalMs: 3_600_000 },
-    routes: {
-      '/tracked': page(TRACKED),
-      '/governed': page(GOVERNED),
-      '/gone': (_req, res) => res.writeHead(404).end(),
-      // Answers with markup: the attempt list shows the answer, and must show it as text.
-      '/receiver': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(HOSTILE),
-    },
+    routes: { '/tracked': page(TRACKED), '/governed': page(GOVERNED), '/gone': (_req, res) => res.writeHead(404).end(), ...routes },
+  });
+  return { database, service };
+}
+
+async function registerWebhook(service: TestService, rawKey: string, url: string, branch: string) {
+  const res = await service.app.inject({
+    method: 'POST',
+    url: '/api/v1/alerts/webhook',
+    headers: { 'x-api-key': rawKey },
+    payload: { url, trigger: { severity: 'medium', branch } },
+  });
+  assert.equal(res.statusCode, 201, res.body);
+  return res.json() as { id: string; url: string };
+}
+
+async function audit(service: TestService, rawKey: string, branch: string, url: string) {
+  const res = await service.app.inject({ method: 'POST', url: '/api/v1/audit', headers: { 'x-api-key': rawKey }, payload: { branch, url } });
+  assert.equal(res.statusCode, 201, res.body);
+}
+
+/** The delivery worker records the attempt after the receiver answers: wait for it. */
+async function attemptRecorded(database: TestDatabase, webhookId: string) {
+  await within('the delivery attempt', async () => {
+    const row = await database.db.selectFrom('webhook_attempts').select('id').where('webhook_id', '=', webhookId).executeTakeFirst();
+    return row ?? undefined;
+  });
+}
+
+export async function startDashboardFixture(env: Record<string, string> = {}): Promise<DashboardFixture> {
+  // The receiver answers with markup: the attempt list shows the answer, and must show it as text.
+  const { database, service } = await startService(env, {
+    '/receiver': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(HOSTILE),
   });
   const label = `ops ${HOSTILE}`;
   const owner = { ...(await createApiKey(database.db, label)), label };
-  const headers = { 'x-api-key': owner.rawKey, 'content-type': 'application/json' };
-  const registered = await service.app.inject({
-    method: 'POST',
-    url: '/api/v1/alerts/webhook',
-    headers,
-    payload: { url: `${service.pageUrl('/receiver')}?team=a&name='ops'`, trigger: { severity: 'medium', branch: 'privacy' } },
-  });
-  assert.equal(registered.statusCode, 201, registered.body);
-  const webhook = registered.json() as { id: string; url: string };
-  for (const [branch, path] of [['privacy', '/tracked'], ['ai-governance', '/governed']] as const) {
-    const audited = await service.app.inject({ method: 'POST', url: '/api/v1/audit', headers, payload: { branch, url: service.pageUrl(path) } });
-    assert.equal(audited.statusCode, 201, audited.body);
-  }
-  // The privacy audit fails, so the worker delivers an event: wait until its attempt is recorded.
-  await within('the delivery attempt', async () => {
-    const row = await database.db.selectFrom('webhook_attempts').select('id').where('webhook_id', '=', webhook.id).executeTakeFirst();
-    return row ?? undefined;
-  });
+  const webhook = await registerWebhook(service, owner.rawKey, `${service.pageUrl('/receiver')}?team=a&name='ops'`, 'privacy');
+  await audit(service, owner.rawKey, 'privacy', service.pageUrl('/tracked')); // fails: an event is delivered
+  await audit(service, owner.rawKey, 'ai-governance', service.pageUrl('/governed'));
+  await attemptRecorded(database, webhook.id);
   return {
     database,
     service,
     webhook,
     owner,
+    async close() {
+      await service.close();
+      await database.close();
+    },
+  };
+}
+
+/**
+ * The data of the README's screenshot: ordinary labels, a delivered and a failed attempt, two
+ * origins, a revoked key. Returns the service and a signed-up admin's credentials.
+ */
+export async function startShowcase() {
+  const { database, service } = await startService({}, {
+    '/hooks/privacy': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'),
+    '/hooks/governance': (req, res, recorded) => {
+      // Verification succeeds; the events themselves meet an outage.
+      const verifying = JSON.parse(recorded.body).type === 'svc.webhook.verification';
+      res.writeHead(verifying ? 200 : 503, { 'content-type': 'text/plain' }).end(verifying ? 'ok' : 'maintenance window');
+    },
+    '/': page(GOVERNED.replace('Acme Assistant</h1>', 'Acme Assistant</h1><img src="/logo.png">')),
+  });
+  const ci = await createApiKey(database.db, 'ci-pipeline');
+  const status = await createApiKey(database.db, 'status-page');
+  const old = await createApiKey(database.db, 'old-laptop');
+  await database.db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', old.id).execute();
+  const privacyHook = await registerWebhook(service, ci.rawKey, service.fixture.url('site.test', '/hooks/privacy'), 'privacy');
+  const governanceHook = await registerWebhook(service, status.rawKey, service.fixture.url('other.test', '/hooks/governance'), 'ai_gov');
+  await audit(service, ci.rawKey, 'wcag', service.pageUrl('/'));
+  await audit(service, ci.rawKey, 'privacy', service.pageUrl('/tracked'));
+  await audit(service, ci.rawKey, 'ai-governance', service.pageUrl('/governed'));
+  await audit(service, status.rawKey, 'ai-governance', service.fixture.url('other.test', '/tracked'));
+  await attemptRecorded(database, privacyHook.id);
+  await attemptRecorded(database, governanceHook.id);
+  return {
+    database,
+    service,
     async close() {
       await service.close();
       await database.close();
