@@ -20,7 +20,7 @@ import { Type, type Static } from 'typebox';
 import { listAllRegistrations, listAttempts, findOwnedRegistration, type OwnedRegistration, type LatestAttempt } from '../alerts/registrations.ts';
 import { latestAuditsByOrigin } from '../audit/audit-store.ts';
 import type { Branch } from '../audit/control.ts';
-import { createApiKeyOnce, listApiKeys, revokeApiKey, type ApiKeyRow } from '../auth/api-keys.ts';
+import { createApiKeyOnce, getApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from '../auth/api-keys.ts';
 import { attemptLogin, checkCsrf, clearSessionCookie, logout, readSession, setSessionCookie, type AdminSession, type SessionSettings } from '../auth/sessions.ts';
 import { PASSWORD_MAX_LENGTH } from '../auth/users.ts';
 import type { Database } from '../db/schema.ts';
@@ -112,7 +112,7 @@ const AttemptsQuery = Type.Object({ cursor: Type.Optional(Type.String({ maxLengt
 // ---- View models -----------------------------------------------------------------------------
 
 function signedIn(session: AdminSession): SignedIn {
-  return { email: session.email, csrfToken: session.csrfToken };
+  return { email: session.email, csrfToken: session.csrfToken, admin: session.role === 'admin' };
 }
 
 function attemptView(attempt: LatestAttempt): AttemptView {
@@ -459,7 +459,7 @@ export function dashboardRoutes(deps: DashboardDeps) {
         if (!registration) return notFound();
         const [attempts, key] = await Promise.all([
           listAttempts(db, registration.keyId, registration.id, { limit: ATTEMPTS_PER_PAGE, after }),
-          listApiKeys(db).then((keys) => keys.find((k) => k.id === registration.keyId)),
+          getApiKey(db, registration.keyId),
         ]);
         if (!attempts) return notFound();
         return page(
@@ -564,8 +564,8 @@ export function dashboardRoutes(deps: DashboardDeps) {
           });
         }
         request.log.info({ keyId: created.id, userId: session.userId }, 'API key created from the dashboard');
-        const key = keyView((await listApiKeys(db)).find((k) => k.id === created.id)!);
-        return page(reply, 201, render('key-created', { title: 'API key created', session: signedIn(session), key: { display: key.display, label, rawKey: created.rawKey } }));
+        const { display } = (await getApiKey(db, created.id))!;
+        return page(reply, 201, render('key-created', { title: 'API key created', session: signedIn(session), key: { display, label, rawKey: created.rawKey } }));
       },
     );
 

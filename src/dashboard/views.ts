@@ -38,6 +38,8 @@ const eta = new Eta({ views: VIEWS_DIR, autoEscape: true, cache: true });
 export interface SignedIn {
   email: string;
   csrfToken: string;
+  /** Members see only their name and the log-out button: the sections are not theirs. */
+  admin: boolean;
 }
 
 interface PageBase {

@@ -87,6 +87,7 @@ describe('who sees what', () => {
       assert.equal(res.statusCode, 403, url);
       assert.match(main(res.body), /This dashboard is for admins/);
       assert.ok(res.body.includes(member.email));
+      assert.equal(res.body.includes('<nav'), false, 'no section links a member cannot open');
       assertSecurityHeaders(res, `403 of ${url}`);
     }
     const created = await request({ method: 'POST', url: '/dashboard/keys', cookie: member.cookie, payload: form({ _csrf: member.csrfToken, _once: formOnce(), label: 'member' }) });
