@@ -1,7 +1,7 @@
 // Composition root: builds the Fastify app from configuration and already-open dependencies.
 // main.ts owns the process (listen, signals); tests build the app and call inject or listen.
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type preHandlerHookHandler } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { sql, type Kysely } from 'kysely';
@@ -12,6 +12,8 @@ import { documentCommonAnswers, HealthBody } from './http/openapi.ts';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit.ts';
 import { auditRoutes } from './http/routes/audit.ts';
 import { auditsRoutes } from './http/routes/audits.ts';
+import { reportRoutes } from './http/routes/report.ts';
+import type { ReportRenderer } from './report/pdf.ts';
 import { webhookRoutes } from './http/routes/webhooks.ts';
 import { createAddressPolicy } from './net/address-policy.ts';
 import { createDeliveryWorker, type DeliveryWorker } from './alerts/delivery-worker.ts';
@@ -30,7 +32,13 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   /** The webhook delivery worker's injectable parts; `enabled: false` runs none in this app. */
   delivery?: { enabled?: boolean; clock?: () => Date; random?: () => number; pollIntervalMs?: number };
+  /** The report route's injectable parts: its renderer (tests make it fail) and clock. */
+  report?: { render?: ReportRenderer; clock?: () => Date; requireAdmin?: preHandlerHookHandler };
 }
+
+// Until admin sessions exist, nobody is an admin: the report answers every request with the 403
+// of a missing session.
+const noAdminSessions: preHandlerHookHandler = async (_request, reply) => reply.code(403).send({ error: 'forbidden' });
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -180,6 +188,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       fetcher: deps.fetcher,
       config: config.webhooks,
       rateLimiter: deps.webhookRateLimiter ?? createRateLimiter(db, config.webhooks.rateLimit, undefined, 'webhook_rate_limit_windows'),
+    }),
+  );
+  await app.register(
+    reportRoutes({
+      db,
+      requireAdmin: deps.report?.requireAdmin ?? noAdminSessions,
+      ...(deps.report?.render ? { render: deps.report.render } : {}),
+      ...(deps.report?.clock ? { clock: deps.report.clock } : {}),
     }),
   );
   return app;

@@ -8,12 +8,12 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { sql, type Kysely } from 'kysely';
 import { saveAudit, type AuditSnapshot, type NewAudit } from '../../src/audit/audit-store.ts';
-import type { Branch, OutcomeStatus, Severity } from '../../src/audit/control.ts';
-import { totalsOf, type CheckedControl, type Finding } from '../../src/audit/findings.ts';
+import type { Branch, Severity } from '../../src/audit/control.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import * as ticketsMigration from '../../src/db/migrations/0008_remediation_tickets.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { listOpenTickets, TICKET_EVIDENCE_MAX } from '../../src/report/tickets.ts';
+import { newAudit as makeAudit, type Outcomes } from '../support/audits.ts';
 import { openTestDatabase, usingPostgres, type TestDatabase } from '../support/db.ts';
 
 let database: TestDatabase;
@@ -26,63 +26,8 @@ after(async () => {
   await database.close();
 });
 
-/** `control: outcome` or `control: outcome/severity` (a fail's severity; error by default). */
-type Outcomes = Record<string, `${OutcomeStatus}` | `fail/${Severity}`>;
-
-function checked(outcomes: Outcomes): CheckedControl[] {
-  return Object.entries(outcomes).map(([control, spec]) => {
-    const [outcome, severity] = spec.split('/') as [OutcomeStatus, Severity | undefined];
-    return {
-      control,
-      framework: 'Test',
-      requirement: `${control} requirement`,
-      outcome,
-      severity: severity ?? 'error',
-      evidence: `${control} evidence`,
-    };
-  });
-}
-
-/** The findings evaluateControls would make of those outcomes. */
-function findingsOf(controls: CheckedControl[], includeWarnings: boolean): Finding[] {
-  return controls
-    .filter((c) => c.outcome !== 'pass')
-    .map((c): Finding => ({
-      control: c.control,
-      status: c.outcome === 'fail' ? 'fail' : 'inconclusive',
-      severity: c.outcome === 'fail' ? c.severity : 'warning',
-      evidence: c.evidence,
-    }))
-    .filter((f) => includeWarnings || f.severity === 'error');
-}
-
 function newAudit(origin: string, branch: Branch, outcomes: Outcomes, options: { includeWarnings?: boolean; keyId?: string } = {}): NewAudit {
-  const includeWarnings = options.includeWarnings ?? true;
-  const controls = checked(outcomes);
-  const findings = findingsOf(controls, includeWarnings);
-  const url = `${origin}/page`;
-  return {
-    apiKeyId: options.keyId ?? apiKeyId,
-    url: new URL(url),
-    branch,
-    standard: branch === 'wcag' ? 'WCAG21AA' : undefined,
-    includeWarnings,
-    crawled: {
-      requestedUrl: url,
-      finalUrl: url,
-      status: 200,
-      redirectChain: [],
-      finalSetCookies: [],
-      headers: {},
-      fetchedAt: new Date(),
-      byteCount: 10,
-      bodySha256: '0'.repeat(64),
-      contentType: 'text/html',
-      charset: 'UTF-8',
-      html: '<p>hi</p>',
-    },
-    result: { controls, findings, totals: totalsOf(findings) },
-  };
+  return makeAudit(options.keyId ?? apiKeyId, `${origin}/page`, branch, outcomes, options);
 }
 
 function save(origin: string, branch: Branch, outcomes: Outcomes, options?: Parameters<typeof newAudit>[3], db: Kysely<Database> = database.db) {
