@@ -32,7 +32,10 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   /** The webhook delivery worker's injectable parts; `enabled: false` runs none in this app. */
   delivery?: { enabled?: boolean; clock?: () => Date; random?: () => number; pollIntervalMs?: number };
-  /** The report route's injectable parts: its renderer (tests make it fail) and clock. */
+  /**
+   * The report route's injectable parts: its renderer (tests make it fail), its clock, and its
+   * admin guard (default: no session is an admin's, until admin sessions land).
+   */
   report?: { render?: ReportRenderer; clock?: () => Date; requireAdmin?: preHandlerHookHandler };
 }
 

@@ -72,8 +72,9 @@ export async function saveAudit(db: Kysely<Database>, audit: NewAudit, hooks: Sa
     try {
       return await insertAudit(db, id, audit, hooks);
     } catch (error) {
-      // Nothing of a failed statement was stored, so running it again with the same id is safe.
-      if (!isSerializationFailure(error) || attempt === SAVE_ATTEMPTS) throw error;
+      // Nothing of a failed statement was stored, so running it again with the same id is safe;
+      // inside a caller's transaction it is not: the failure aborted that transaction.
+      if (!isSerializationFailure(error) || db.isTransaction || attempt === SAVE_ATTEMPTS) throw error;
     }
   }
 }
