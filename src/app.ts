@@ -13,7 +13,10 @@ import { createRateLimiter, type RateLimiter } from './http/rate-limit.ts';
 import { adminWebhookRoutes } from './http/routes/admin-webhooks.ts';
 import { auditRoutes } from './http/routes/audit.ts';
 import { auditsRoutes } from './http/routes/audits.ts';
+import { reportRoutes } from './http/routes/report.ts';
 import { sessionRoutes } from './http/routes/session.ts';
+import type { ReportRenderer } from './report/pdf.ts';
+import { requireAdmin } from './auth/sessions.ts';
 import { webhookRoutes } from './http/routes/webhooks.ts';
 import { createAddressPolicy } from './net/address-policy.ts';
 import { createDeliveryWorker, type DeliveryWorker } from './alerts/delivery-worker.ts';
@@ -32,6 +35,10 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   /** The webhook delivery worker's injectable parts; `enabled: false` runs none in this app. */
   delivery?: { enabled?: boolean; clock?: () => Date; random?: () => number; pollIntervalMs?: number };
+  /**
+   * The report route's injectable parts: its renderer (tests make it fail) and its clock.
+   */
+  report?: { render?: ReportRenderer; clock?: () => Date };
 }
 
 declare module 'fastify' {
@@ -191,5 +198,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(sessionRoutes({ db, config }));
   await app.register(adminWebhookRoutes({ db, config }));
+  await app.register(
+    reportRoutes({
+      db,
+      requireAdmin: requireAdmin(db, config),
+      ...(deps.report?.render ? { render: deps.report.render } : {}),
+      ...(deps.report?.clock ? { clock: deps.report.clock } : {}),
+    }),
+  );
   return app;
 }
