@@ -13,7 +13,10 @@ import { createRateLimiter, type RateLimiter } from './http/rate-limit.ts';
 import { adminWebhookRoutes } from './http/routes/admin-webhooks.ts';
 import { auditRoutes } from './http/routes/audit.ts';
 import { auditsRoutes } from './http/routes/audits.ts';
+import { reportRoutes } from './http/routes/report.ts';
 import { sessionRoutes } from './http/routes/session.ts';
+import type { ReportRenderer } from './report/pdf.ts';
+import { requireAdmin } from './auth/sessions.ts';
 import { webhookRoutes } from './http/routes/webhooks.ts';
 import { createAddressPolicy } from './net/address-policy.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
@@ -33,6 +36,10 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   /** The webhook delivery worker's injectable parts; `enabled: false` runs none in this app. */
   delivery?: { enabled?: boolean; clock?: () => Date; random?: () => number; pollIntervalMs?: number };
+  /**
+   * The report route's injectable parts: its renderer (tests make it fail) and its clock.
+   */
+  report?: { render?: ReportRenderer; clock?: () => Date };
 }
 
 declare module 'fastify' {
@@ -192,6 +199,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(sessionRoutes({ db, config }));
   await app.register(adminWebhookRoutes({ db, config }));
+  await app.register(
+    reportRoutes({
+      db,
+      requireAdmin: requireAdmin(db, config),
+      ...(deps.report?.render ? { render: deps.report.render } : {}),
+      ...(deps.report?.clock ? { clock: deps.report.clock } : {}),
+    }),
+  );
   // Pages for people: encapsulated, so its form parser, HTML error pages and headers stay under /dashboard.
   await app.register(dashboardRoutes({ db, config }), { prefix: '/dashboard' });
   return app;

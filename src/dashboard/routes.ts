@@ -19,13 +19,16 @@ import type { Kysely } from 'kysely';
 import { Type, type Static } from 'typebox';
 import { listAllRegistrations, listAttempts, findOwnedRegistration, type OwnedRegistration, type LatestAttempt } from '../alerts/registrations.ts';
 import { latestAuditsByOrigin } from '../audit/audit-store.ts';
-import type { Branch } from '../audit/control.ts';
+import { BRANCHES } from '../audit/control.ts';
 import { createApiKeyOnce, getApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from '../auth/api-keys.ts';
 import { attemptLogin, checkCsrf, clearSessionCookie, logout, readSession, setSessionCookie, type AdminSession, type SessionSettings } from '../auth/sessions.ts';
 import { PASSWORD_MAX_LENGTH } from '../auth/users.ts';
 import type { Database } from '../db/schema.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import { RETRY_AFTER_HEADER, withHeaders } from '../http/openapi.ts';
+import { reportFileName } from '../http/routes/report.ts';
+import { PILLAR_TITLES, renderReportPdf } from '../report/pdf.ts';
+import { parseReportTarget, selectReport } from '../report/snapshots.ts';
 import { listOpenTickets } from '../report/tickets.ts';
 import {
   CONTENT_SECURITY_POLICY,
@@ -45,11 +48,8 @@ const ATTEMPTS_PER_PAGE = 25;
 const FORM_BODY_LIMIT = 8 * 1024;
 const LABEL_MAX_LENGTH = 200;
 
-const PILLARS: readonly { id: Branch; name: string }[] = [
-  { id: 'wcag', name: 'WCAG' },
-  { id: 'privacy', name: 'Privacy' },
-  { id: 'ai-governance', name: 'AI governance' },
-];
+/** The pillars in the report's order, with the report's names. */
+const PILLARS = BRANCHES.map((id) => ({ id, name: PILLAR_TITLES[id] }));
 
 /** Fixed messages a redirect may ask the overview to show: a forged link can show only these. */
 const NOTICES = {
@@ -144,24 +144,6 @@ function keyView(key: ApiKeyRow): KeyView {
     createdAt: moment(key.createdAt),
     revokedAt: key.revokedAt ? moment(key.revokedAt) : null,
   };
-}
-
-interface ReportErrorBody {
-  error?: string;
-  errors?: Record<string, string>;
-  missing?: string[];
-}
-
-/** The report route's refusal in a sentence for the form. */
-function reportRefusal(status: number, body: ReportErrorBody): string {
-  if (status === 404) {
-    const missing = (body.missing ?? []).map((id) => PILLARS.find((pillar) => pillar.id === id)?.name ?? id);
-    return missing.length > 0
-      ? `No report yet: this origin has no audit in ${missing.join(', ')}. Audit it in every pillar first.`
-      : 'No report yet: this origin does not have an audit in every pillar.';
-  }
-  const reason = body.errors ? Object.values(body.errors)[0] : body.error;
-  return `Enter a domain such as example.com or an https URL${reason ? ` (${reason})` : ''}.`;
 }
 
 const FORM_ONCE = /^[A-Za-z0-9_-]{22}$/;
@@ -490,9 +472,9 @@ export function dashboardRoutes(deps: DashboardDeps) {
           ...DASHBOARD,
           summary: 'Download the report from the dashboard form',
           description:
-            'Query `target`: a domain or a URL (anything with `://` is sent as `url`, the rest as `domain`). Answers with ' +
-            'exactly what GET /api/v1/audit/report answers for a PDF; when that refuses (an unreadable target, a missing ' +
-            'pillar), the overview again with its reason beside the form, under the same status.',
+            'Query `target`: a domain or a URL, read as GET /api/v1/audit/report reads `domain` and `url`. The same PDF as ' +
+            'that route (attachment `svc-audit-<host>.pdf`); where it would refuse (an unreadable target, a pillar without ' +
+            'an audit), the overview again with the reason beside the form, under the same status.',
           querystring: ReportQuery,
           response: {
             200: { description: 'The PDF, as GET /api/v1/audit/report sends it (attachment).', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
@@ -505,24 +487,23 @@ export function dashboardRoutes(deps: DashboardDeps) {
       async (request, reply) => {
         const session = request.adminSession!;
         const target = request.query.target.trim();
-        // The API route is the one implementation of target normalisation, snapshot choice and the
-        // PDF; asked in-process with this request's cookie, its refusals can be shown as a page.
-        const report = await app.inject({
-          method: 'GET',
-          url: '/api/v1/audit/report',
-          query: { [target.includes('://') ? 'url' : 'domain']: target },
-          headers: { cookie: request.headers.cookie ?? '' },
-        });
-        if (report.statusCode === 200) {
-          for (const name of ['content-type', 'content-disposition', 'content-length']) {
-            const value = report.headers[name];
-            if (value !== undefined) reply.header(name, value);
-          }
-          return reply.code(200).send(report.rawPayload);
+        const refused = async (status: 400 | 404, error: string) =>
+          page(reply, status, render('overview', await overview(session, { report: { target, error } })));
+        // The same steps as GET /api/v1/audit/report; `domain` and `url` are parsed alike there.
+        const parsed = parseReportTarget({ url: target });
+        if (!parsed.ok) return refused(400, `Enter a domain such as example.com or an https URL: this one ${Object.values(parsed.errors)[0]}.`);
+        const selection = await selectReport(db, parsed);
+        if (!selection.ok) {
+          const missing = selection.missing.map((branch) => PILLAR_TITLES[branch]).join(', ');
+          return refused(404, `No report for ${parsed.origin} yet: it has no audit in ${missing}. Audit it in every pillar first.`);
         }
-        if (report.statusCode !== 400 && report.statusCode !== 404) throw new Error(`report route answered ${report.statusCode}`);
-        const error = reportRefusal(report.statusCode, report.json() as ReportErrorBody);
-        return page(reply, report.statusCode, render('overview', await overview(session, { report: { target, error } })));
+        const pdf = await renderReportPdf(selection.report, new Date());
+        request.log.info({ origin: parsed.origin, userId: session.userId }, 'report downloaded from the dashboard');
+        return reply
+          .code(200)
+          .header('content-type', 'application/pdf')
+          .header('content-disposition', `attachment; filename="${reportFileName(parsed.host)}"`)
+          .send(pdf);
       },
     );
 

@@ -149,6 +149,34 @@ export interface LoginAttemptsTable {
   attempted_at: Date;
 }
 
+/** Migration 0008: one row per failed control per origin and pillar while it fails (src/report/tickets.ts). */
+export interface RemediationTicketsTable {
+  id: string;
+  origin: string;
+  branch: string;
+  control: string;
+  requirement: string;
+  severity: string;
+  /** `open` or `resolved`. */
+  status: string;
+  opened_at: Date;
+  last_failed_at: Date;
+  last_audit_id: string;
+  resolved_at: Date | null;
+  resolved_by_audit_id: string | null;
+  evidence: string;
+  fail_count: number;
+}
+
+/** Migration 0008: the newest audit of each origin and pillar, which alone may change its tickets. */
+export interface RemediationHeadsTable {
+  origin: string;
+  branch: string;
+  audit_id: string;
+  audit_created_at: Date;
+  previous_audit_id: string | null;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   rate_limit_windows: RateLimitWindowsTable;
@@ -162,4 +190,6 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;
+  remediation_tickets: RemediationTicketsTable;
+  remediation_heads: RemediationHeadsTable;
 }
