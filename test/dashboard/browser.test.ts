@@ -4,15 +4,17 @@
 // included, AUDIT_COOKIE_SECURE left at its default) and the test proves a browser accepts them.
 //
 // One admin's journey, in order: sign in by keyboard, the skip link, a webhook's latest attempt and
-// its attempt list, create a key (reload shows no key), revoke it, forms with a missing or wrong
-// CSRF token, log out. Throughout: no CSP violation, no script ever runs (no dialog opens), and
-// the page's styles apply (the inline sheet's hash matches).
+// its attempt list, create a key (reload shows no key), revoke it, download a report, forms with a
+// missing or wrong CSRF token, log out. Throughout: no CSP violation, no script ever runs (no
+// dialog opens), and the page's styles apply (the inline sheet's hash matches).
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { createTestUser } from '../support/admin.ts';
 import { browserSuite, launchBrowser } from '../support/browser.ts';
+import { readPdf } from '../support/pdf.ts';
 import { HOSTILE, startDashboardFixture, startShowcase, type DashboardFixture } from './support.ts';
 
 describe('dashboard in Chromium', browserSuite(), () => {
@@ -133,6 +135,37 @@ describe('dashboard in Chromium', browserSuite(), () => {
     assert.equal(api.status, 401);
   });
 
+  test('download a report: a missing pillar is said beside the form; with all three, a one-page PDF downloads', async () => {
+    const origin = new URL(fx.webhook.url).origin;
+    await page.goto(`${base}/dashboard#report`);
+    const field = page.getByLabel('Domain or URL');
+    await field.fill(new URL(origin).host);
+    const [refused] = await Promise.all([page.waitForResponse((r) => r.url().startsWith(`${base}/dashboard/report?`)), field.press('Enter')]);
+    assert.equal(refused.status(), 404);
+    assert.equal(
+      await page.locator('#report-error').textContent(),
+      `No report for ${origin} yet: it has no audit in Accessibility (WCAG). Audit it in every pillar first.`,
+    );
+    assert.equal(await field.inputValue(), new URL(origin).host, 'the target is kept');
+
+    const audited = await fetch(`${base}/api/v1/audit`, {
+      method: 'POST',
+      headers: { 'x-api-key': fx.owner.rawKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ branch: 'wcag', url: fx.service.pageUrl('/governed') }),
+    });
+    assert.equal(audited.status, 201);
+    await field.fill(`${origin}/some/page`);
+    const before = page.url();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
+    assert.equal(download.suggestedFilename(), 'svc-audit-site.test.pdf');
+    const bytes = await fs.readFile((await download.path())!);
+    assert.equal(bytes.subarray(0, 5).toString('latin1'), '%PDF-');
+    const pdf = await readPdf(bytes);
+    assert.equal(pdf.pages, 1);
+    assert.ok(pdf.text.includes(origin));
+    assert.equal(page.url(), before, 'a download leaves the page where it was');
+  });
+
   test('CSRF: the same forms with the token removed or altered are refused with 403 and change nothing', async () => {
     const keysBefore = await fx.database.db.selectFrom('api_keys').select('id').execute();
     for (const tamper of ['remove', 'alter'] as const) {
@@ -169,8 +202,8 @@ describe('dashboard in Chromium', browserSuite(), () => {
     assert.deepEqual(dialogs, [], 'no script ran (the hostile data stayed text)');
     const violations = consoleLines.filter((line) => /Content Security Policy|Refused to/i.test(line));
     assert.deepEqual(violations, []);
-    // The only console errors are the statuses this journey asked for (403, 409).
-    const errors = consoleLines.filter((line) => line.startsWith('error:') && !/status of (403|409)/.test(line));
+    // The only console errors are the statuses this journey asked for (403, 404, 409).
+    const errors = consoleLines.filter((line) => line.startsWith('error:') && !/status of (403|404|409)/.test(line));
     assert.deepEqual(errors, []);
   });
 });

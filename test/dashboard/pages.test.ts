@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { parseSetCookie } from 'cookie';
 import { createApiKey, getApiKey } from '../../src/auth/api-keys.ts';
 import { createAdminCookie, createTestUser, type TestAdmin } from '../support/admin.ts';
+import { readPdf } from '../support/pdf.ts';
 import { FORM, form, formOnce, HOSTILE, startDashboardFixture, type DashboardFixture } from './support.ts';
 
 let fx: DashboardFixture;
@@ -380,6 +381,72 @@ describe('what the overview and the webhook page show', () => {
       assert.equal(res.statusCode, 404, url);
       assert.match(main(res.body), /Webhook not found/);
     }
+  });
+});
+
+describe('open tickets and the report form', () => {
+  test('the open tickets of the failing audits are listed, errors first', async () => {
+    const res = await request({ method: 'GET', url: '/dashboard', cookie: admin.cookie });
+    const section = res.body.slice(res.body.indexOf('id="tickets"'), res.body.indexOf('id="report"'));
+    const rows = [...section.matchAll(/<tr>\s*<td class="url">([^<]+)<\/td>\s*<td>([^<]+)<\/td>\s*<th scope="row"><code>([^<]+)<\/code><br>[^<]*<\/th>\s*<td>(error|warning)<\/td>/g)];
+    const stored = await fx.database.db.selectFrom('remediation_tickets').select(['origin', 'branch', 'control', 'severity']).where('status', '=', 'open').execute();
+    assert.ok(stored.some((t) => t.branch === 'privacy' && t.severity === 'error'), 'the privacy audit opened error tickets');
+    const name: Record<string, string> = { privacy: 'Privacy', 'ai-governance': 'AI governance', wcag: 'Accessibility (WCAG)' };
+    assert.deepEqual(
+      rows.map((row) => `${row[1]} ${row[2]} ${row[3]} ${row[4]}`).sort(),
+      stored.map((t) => `${t.origin} ${name[t.branch]} ${t.control} ${t.severity}`).sort(),
+    );
+    const severities = rows.map((row) => row[4]);
+    assert.deepEqual(severities, [...severities].sort(), 'errors before warnings');
+  });
+
+  test('an unreadable target: 400, the overview with the reason beside the form and the target kept (escaped)', async () => {
+    for (const target of ['http://site.test/', 'ftp://site.test', 'https://user:pw@site.test/', '   ', '"><script>x</script>']) {
+      const res = await request({ method: 'GET', url: `/dashboard/report?target=${encodeURIComponent(target)}`, cookie: admin.cookie });
+      assert.equal(res.statusCode, 400, target);
+      assert.match(main(res.body), /<p class="error" id="report-error" role="alert">Enter a domain such as example.com or an https URL: this one [^<]+\.<\/p>/, target);
+      assert.equal(res.body.includes('<script>x'), false);
+      assertSecurityHeaders(res, target);
+    }
+  });
+
+  test('a pillar without an audit: 404 naming it; then, with all three, the PDF the API route gives', async () => {
+    const origin = new URL(fx.webhook.url).origin;
+    const host = new URL(origin).host; // with the fixture's port
+    const missing = await request({ method: 'GET', url: `/dashboard/report?target=${encodeURIComponent(host)}`, cookie: admin.cookie });
+    assert.equal(missing.statusCode, 404);
+    assert.ok(main(missing.body).includes(`No report for ${origin} yet: it has no audit in Accessibility (WCAG). Audit it in every pillar first.`));
+    assert.ok(missing.body.includes(`value="${host}"`), 'the target stays in the field');
+
+    const audited = await app().inject({
+      method: 'POST',
+      url: '/api/v1/audit',
+      headers: { 'x-api-key': fx.owner.rawKey },
+      payload: { branch: 'wcag', url: fx.service.pageUrl('/governed') },
+    });
+    assert.equal(audited.statusCode, 201);
+    for (const target of [host, `${origin}/any/page?q=1`, `HTTPS://${host.toUpperCase()}`]) {
+      const res = await request({ method: 'GET', url: `/dashboard/report?target=${encodeURIComponent(target)}`, cookie: admin.cookie });
+      assert.equal(res.statusCode, 200, target);
+      assert.equal(res.headers['content-type'], 'application/pdf');
+      assert.equal(res.headers['content-disposition'], 'attachment; filename="svc-audit-site.test.pdf"');
+      assert.equal(res.headers['cache-control'], 'no-store');
+      assert.equal(res.rawPayload.subarray(0, 5).toString('latin1'), '%PDF-');
+      const pdf = await readPdf(res.rawPayload);
+      assert.equal(pdf.pages, 1);
+      assert.ok(pdf.text.includes(origin), 'the report names the origin');
+      // The API route's PDF for the same origin says the same, but for its generation time.
+      const api = await app().inject({ method: 'GET', url: `/api/v1/audit/report?domain=${encodeURIComponent(host)}`, headers: { cookie: admin.cookie } });
+      assert.equal(api.statusCode, 200);
+      const withoutTime = (text: string) => text.replace(/\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d)?( UTC|Z)?/g, '<time>');
+      assert.equal(withoutTime(pdf.text), withoutTime((await readPdf(api.rawPayload)).text));
+    }
+  });
+
+  test('the report form is an admin’s: no session redirects, a member gets the 403 page', async () => {
+    const member = await createAdminCookie(fx.database.db, { role: 'member' });
+    assert.equal((await request({ method: 'GET', url: '/dashboard/report?target=site.test' })).statusCode, 303);
+    assert.equal((await request({ method: 'GET', url: '/dashboard/report?target=site.test', cookie: member.cookie })).statusCode, 403);
   });
 });
 

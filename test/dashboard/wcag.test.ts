@@ -57,6 +57,8 @@ test('every dashboard page passes the WCAG branch: no failed criterion in any st
     await served('form refused', 'POST', '/dashboard/keys', { cookie, payload: form({ _csrf: 'wrong' }), status: 403 }),
     await served('member', 'GET', '/dashboard', { cookie: member.cookie, status: 403 }),
     await served('not found', 'GET', '/dashboard/nothing', { cookie, status: 404 }),
+    await served('report refused: unreadable target', 'GET', '/dashboard/report?target=ftp%3A%2F%2Fx', { cookie, status: 400 }),
+    await served('report refused: missing pillar', 'GET', '/dashboard/report?target=site.test', { cookie, status: 404 }),
     await served('bad form', 'POST', '/dashboard/keys', { cookie, payload: form({ _csrf: csrf, label: 'x'.repeat(201) }), status: 400 }),
   ];
   for (const page of pages) {
