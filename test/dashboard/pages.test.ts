@@ -388,7 +388,7 @@ describe('open tickets and the report form', () => {
   test('the open tickets of the failing audits are listed, errors first', async () => {
     const res = await request({ method: 'GET', url: '/dashboard', cookie: admin.cookie });
     const section = res.body.slice(res.body.indexOf('id="tickets"'), res.body.indexOf('id="report"'));
-    const rows = [...section.matchAll(/<tr>\s*<td class="url">([^<]+)<\/td>\s*<td>([^<]+)<\/td>\s*<th scope="row"><code>([^<]+)<\/code><br>[^<]*<\/th>\s*<td>(error|warning)<\/td>/g)];
+    const rows = [...section.matchAll(/<tr>\s*<td class="url">([^<]+)<\/td>\s*<td>([^<]+)<\/td>\s*<th scope="row"><code>([^<]+)<\/code><br><span class="requirement">[^<]*<\/span><\/th>\s*<td>(error|warning)<\/td>/g)];
     const stored = await fx.database.db.selectFrom('remediation_tickets').select(['origin', 'branch', 'control', 'severity']).where('status', '=', 'open').execute();
     assert.ok(stored.some((t) => t.branch === 'privacy' && t.severity === 'error'), 'the privacy audit opened error tickets');
     const name: Record<string, string> = { privacy: 'Privacy', 'ai-governance': 'AI governance', wcag: 'Accessibility (WCAG)' };
