@@ -291,18 +291,27 @@ export interface OriginOverview {
  * with the newest audit per branch. Both steps walk the (origin, branch, created_at) index.
  */
 export async function latestAuditsByOrigin(db: Kysely<Database>, limit: number): Promise<OriginOverview[]> {
+  const recentOrigins = db
+    .selectFrom('audits')
+    .select('origin')
+    .select((eb) => eb.fn.max('created_at').as('last_audited_at'))
+    .groupBy('origin')
+    .orderBy('last_audited_at', 'desc')
+    .orderBy('origin')
+    .limit(limit)
+    .as('o');
   const rows = await db
-    .selectFrom(
-      db.selectFrom('audits').select(['origin']).select((eb) => eb.fn.max('created_at').as('last_audited_at')).groupBy('origin')
-        .orderBy('last_audited_at', 'desc').orderBy('origin').limit(limit).as('o'),
-    )
+    .selectFrom(recentOrigins)
     .innerJoinLateral(
       (eb) =>
-        eb.selectFrom('audits as a')
+        eb
+          .selectFrom('audits as a')
           .select(['a.id', 'a.branch', 'a.requested_url', 'a.standard', 'a.created_at', 'a.errors', 'a.warnings', 'a.inconclusive'])
           .whereRef('a.origin', '=', 'o.origin')
           .distinctOn('a.branch')
-          .orderBy('a.branch').orderBy('a.created_at', 'desc').orderBy('a.id', 'desc')
+          .orderBy('a.branch')
+          .orderBy('a.created_at', 'desc')
+          .orderBy('a.id', 'desc')
           .as('l'),
       (join) => join.onTrue(),
     )
