@@ -341,8 +341,15 @@ export class WcagContext {
     return role !== null && roleDefinition(role)?.childrenPresentational === true;
   }
 
+  private readonly locationMemo = new Map<Element, Location>();
+  /** Where the element is (memoised: several rules and criteria report the same elements). */
   locate(el: Element): Location {
-    return locate(this.page, el);
+    let location = this.locationMemo.get(el);
+    if (location === undefined) {
+      location = locate(this.page, el);
+      this.locationMemo.set(el, location);
+    }
+    return location;
   }
 
   /** The first element with this id, as getElementById finds it. */

@@ -284,54 +284,39 @@ export class StyleIndex {
   }
 
   private cascadeAll(el: Element, skipUndecidable = false): ReadonlyMap<string, Cascaded> {
-    const style = el.attribs.style;
-    if (this.order === 0 && (style === undefined || style.trim() === '')) return NOTHING;
-    const candidates: IndexedSelector[] = [...this.universal];
-    const id = el.attribs.id;
-    if (id !== undefined) candidates.push(...(this.byId.get(id) ?? []));
-    const classes = el.attribs.class;
-    if (classes !== undefined) for (const c of classes.split(/\s+/)) if (c !== '') candidates.push(...(this.byClass.get(c) ?? []));
-    candidates.push(...(this.byTag.get(el.name) ?? []));
-    const winners = new Map<string, { d: Declaration; rank: number; inline: boolean }>();
-    const unknown = new Set<string>();
+    const attribs = el.attribs;
+    const style = attribs.style;
+    const inline = style !== undefined && style.trim() !== '';
+    if (this.order === 0 && !inline) return NOTHING;
+    // Most elements meet no rule that matches them: nothing is allocated until one does.
+    let cascade: Cascade | null = null;
     let ancestors: Uint32Array | null = null;
-    for (const candidate of candidates) {
-      // Like a browser's Bloom filter: a selector needing an ancestor token no ancestor has cannot match.
-      if (candidate.ancestors !== null) {
-        ancestors ??= this.ancestorMask(el);
-        if (!covers(ancestors, candidate.ancestors)) continue;
-      }
-      if (!candidate.match(el)) continue;
-      for (const d of candidate.declarations) {
-        for (const property of expand(d.property)) {
-          if (candidate.undecidable) {
-            if (!skipUndecidable) unknown.add(property);
-            continue;
-          }
-          // Rank: importance, then specificity, then order (inline styles rank above every sheet rule).
-          const rank = (d.important ? 2e15 : 0) + candidate.specificity * 1e5 + candidate.order;
-          const current = winners.get(property);
-          if (current === undefined || rank >= current.rank) winners.set(property, { d, rank, inline: false });
+    const consider = (candidates: readonly IndexedSelector[] | undefined): void => {
+      if (candidates === undefined) return;
+      for (const candidate of candidates) {
+        // Like a browser's Bloom filter: a selector needing an ancestor token no ancestor has cannot match.
+        if (candidate.ancestors !== null) {
+          ancestors ??= this.ancestorMask(el);
+          if (!covers(ancestors, candidate.ancestors)) continue;
         }
+        if (!candidate.match(el)) continue;
+        cascade ??= new Cascade();
+        cascade.addRule(candidate, skipUndecidable);
       }
+    };
+    if (this.order > 0) {
+      consider(this.universal);
+      const id = attribs.id;
+      if (id !== undefined) consider(this.byId.get(id));
+      const classes = attribs.class;
+      if (classes !== undefined) for (const c of classes.split(/\s+/)) if (c !== '') consider(this.byClass.get(c));
+      consider(this.byTag.get(el.name));
     }
-    if (style !== undefined && style.trim() !== '') {
-      for (const d of parseDeclarations(style)) {
-        for (const property of expand(d.property)) {
-          const rank = (d.important ? 2e15 : 0) + 1.5e15;
-          const current = winners.get(property);
-          if (current === undefined || rank >= current.rank) winners.set(property, { d, rank, inline: true });
-        }
-      }
+    if (inline) {
+      const declarations = parseDeclarations(style);
+      if (declarations.length > 0) (cascade ??= new Cascade()).addInline(declarations);
     }
-    const out = new Map<string, Cascaded>();
-    for (const property of unknown) out.set(property, UNKNOWN);
-    for (const [property, { d, inline }] of winners) {
-      // An undecidable rule could still lose to a declared !important one.
-      if (unknown.has(property) && !d.important) continue;
-      out.set(property, { value: longhandValue(d, property), important: d.important, inline });
-    }
-    return out;
+    return cascade === null ? NOTHING : (cascade as Cascade).result();
   }
 
   /** The value in effect: cascaded, else inherited (for inherited properties), else undefined (the initial value). */
@@ -362,6 +347,46 @@ export class StyleIndex {
       this.fontSizeMemo.set(node, sizeOf(this.cascaded(node, 'font-size'), parentSize, node.name));
     }
     return this.fontSizeMemo.get(el)!;
+  }
+}
+
+/** The declarations competing for one element's properties: importance, then specificity, then order. */
+class Cascade {
+  private readonly winners = new Map<string, { d: Declaration; rank: number; inline: boolean }>();
+  private readonly unknown = new Set<string>();
+
+  addRule(rule: IndexedSelector, skipUndecidable: boolean): void {
+    for (const d of rule.declarations) {
+      for (const property of expand(d.property)) {
+        if (rule.undecidable) {
+          if (!skipUndecidable) this.unknown.add(property);
+          continue;
+        }
+        this.offer(property, d, (d.important ? 2e15 : 0) + rule.specificity * 1e5 + rule.order, false);
+      }
+    }
+  }
+
+  /** A style attribute ranks above every sheet rule of the same importance. */
+  addInline(declarations: readonly Declaration[]): void {
+    for (const d of declarations) for (const property of expand(d.property)) this.offer(property, d, (d.important ? 2e15 : 0) + 1.5e15, true);
+  }
+
+  private offer(property: string, d: Declaration, rank: number, inline: boolean): void {
+    const current = this.winners.get(property);
+    if (current === undefined || rank >= current.rank) this.winners.set(property, { d, rank, inline });
+  }
+
+  result(): ReadonlyMap<string, Cascaded> {
+    if (this.winners.size === 0 && this.unknown.size === 0) return NOTHING;
+    const out = new Map<string, Cascaded>();
+    for (const property of this.unknown) out.set(property, UNKNOWN);
+    for (const [property, { d, inline }] of this.winners) {
+      // An undecidable rule could still lose to a declared !important one.
+      if (this.unknown.has(property) && !d.important) continue;
+      out.set(property, { value: longhandValue(d, property), important: d.important, inline });
+    }
+    return out;
   }
 }
 
