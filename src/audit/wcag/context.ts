@@ -13,6 +13,7 @@ import { locate } from '../page.ts';
 import { parentElement } from '../page/dom.ts';
 import { NOT_RENDERED } from '../page/visibility.ts';
 import { accessibleName } from './accname.ts';
+import { DocumentOrder, ElementMemo } from './element-memo.ts';
 import { explicitRole, implicitRole, GLOBAL_PROPERTIES, roleDefinition } from './aria.ts';
 import { StyleIndex, UNKNOWN, parseLength } from './styles.ts';
 
@@ -29,6 +30,8 @@ export function not(a: Tri): Tri {
 
 /** Elements that may take focus by default (HTML's focusable areas), before `disabled` and `tabindex`. */
 const NATIVELY_FOCUSABLE = new Set(['button', 'select', 'textarea', 'iframe']);
+/** Any character `String#trim` would keep. */
+const NOT_BLANK = /\S/;
 const DISABLEABLE = new Set(['button', 'input', 'select', 'textarea', 'fieldset', 'optgroup', 'option']);
 
 /** Per-element facts computed in the walk, parents before children. */
@@ -67,14 +70,18 @@ export class WcagContext {
   readonly styledElements: Element[] = [];
   /** Every element carrying a `lang` attribute (any namespace spelling), `<html>` included. */
   readonly langElements: Element[] = [];
+  /** Elements with a direct text child that is not blank, in document order: where text is drawn. */
+  readonly textElements: Element[] = [];
   /** Elements that are focusable by markup (before hiddenness), in document order. */
   readonly focusCandidates: Element[] = [];
   readonly htmlElement: Element | null;
   /** The page links style sheets (or imports them): CSS the service does not fetch may apply. */
   readonly externalStyles: boolean;
-  private readonly state = new Map<Element, ElementState>();
-  private readonly roleMemo = new Map<Element, string | null>();
-  private readonly nameMemo = new Map<Element, string>();
+  /** Each element's position, for the memos of per-element facts. */
+  readonly documentOrder: DocumentOrder;
+  private readonly state: ElementMemo<ElementState>;
+  private readonly roleMemo: ElementMemo<string | null>;
+  private readonly nameMemo: ElementMemo<string>;
   private readonly byRoleMemo = new Map<string, Element[]>();
 
   constructor(page: Page, options: WcagOptions) {
@@ -104,10 +111,21 @@ export class WcagContext {
       if (tag === 'label' && attribs.for !== undefined) push(this.labelsFor, attribs.for, node);
       if (tag === 'style') styleTexts.push(textOf(node));
       if (this.markupFocusable(node)) this.focusCandidates.push(node);
-      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+      let text = false;
+      for (let i = node.children.length - 1; i >= 0; i--) {
+        const child = node.children[i]!;
+        if (isTag(child)) stack.push(child);
+        else if (!text && isText(child) && NOT_BLANK.test(child.data)) text = true;
+      }
+      if (text) this.textElements.push(node);
     }
     this.elements = elements;
-    this.styles = new StyleIndex(styleTexts);
+    this.documentOrder = new DocumentOrder(elements);
+    this.state = this.memo();
+    this.roleMemo = this.memo();
+    this.nameMemo = this.memo();
+    this.locationMemo = this.memo();
+    this.styles = new StyleIndex(styleTexts, this.documentOrder);
     this.htmlElement = this.byTag.get('html')?.[0] ?? null;
     this.externalStyles =
       (this.byTag.get('link') ?? []).some((l) => /(?:^|\s)stylesheet(?:\s|$)/i.test(l.attribs.rel ?? '')) || styleTexts.some((t) => /@import\b/i.test(t));
@@ -258,11 +276,14 @@ export class WcagContext {
     return list;
   }
 
-  private orderMemo: Map<Element, number> | undefined;
-  /** Each element's position in document order (built once, on first use). */
-  order(): ReadonlyMap<Element, number> {
-    if (this.orderMemo === undefined) this.orderMemo = new Map(this.elements.map((el, i) => [el, i]));
-    return this.orderMemo;
+  /** A memo of one fact per element of this page. */
+  memo<T>(): ElementMemo<T> {
+    return new ElementMemo<T>(this.documentOrder);
+  }
+
+  /** The element's position in document order (elements of another document come last). */
+  position(el: Element): number {
+    return this.documentOrder.positionOf(el) ?? this.elements.length;
   }
 
   tagged(tag: string): readonly Element[] {
@@ -341,7 +362,7 @@ export class WcagContext {
     return role !== null && roleDefinition(role)?.childrenPresentational === true;
   }
 
-  private readonly locationMemo = new Map<Element, Location>();
+  private readonly locationMemo: ElementMemo<Location>;
   /** Where the element is (memoised: several rules and criteria report the same elements). */
   locate(el: Element): Location {
     let location = this.locationMemo.get(el);

@@ -11,6 +11,8 @@ import * as csstree from 'css-tree';
 import { compile } from 'css-select';
 import type { Element } from 'domhandler';
 import { parentElement } from '../page/dom.ts';
+import { nearest } from './ancestry.ts';
+import { ElementMemo, type DocumentOrder } from './element-memo.ts';
 import { stripComments } from '../page/visibility.ts';
 
 /** The properties read by the rules; declarations of any other property are dropped at parse time. */
@@ -27,6 +29,8 @@ const INHERITED: ReadonlySet<string> = new Set([
 ]);
 
 export const UNKNOWN = Symbol('unknown');
+/** The property's initial value: what `computed` answers as undefined. */
+const INITIAL = Symbol('initial');
 const NOTHING: ReadonlyMap<string, Cascaded> = new Map<string, Cascaded>();
 export type Cascaded = { value: string; important: boolean; inline: boolean } | typeof UNKNOWN | undefined;
 
@@ -112,12 +116,19 @@ export class StyleIndex {
   private readonly byClass = new Map<string, IndexedSelector[]>();
   private readonly byTag = new Map<string, IndexedSelector[]>();
   private readonly universal: IndexedSelector[] = [];
-  private readonly memo = new Map<Element, ReadonlyMap<string, Cascaded>>();
-  private readonly fontSizeMemo = new Map<Element, number | typeof UNKNOWN>();
+  private readonly documentOrder: DocumentOrder | undefined;
+  private readonly memo: ElementMemo<ReadonlyMap<string, Cascaded>>;
+  private readonly fontSizeMemo: ElementMemo<number | typeof UNKNOWN>;
+  private readonly maskMemo: ElementMemo<Uint32Array>;
   readonly conditional: ConditionalRule[] = [];
   private order = 0;
 
-  constructor(styleTexts: readonly string[]) {
+  /** `documentOrder`: the page's elements, for array-backed memos (without it, Maps). */
+  constructor(styleTexts: readonly string[], documentOrder?: DocumentOrder) {
+    this.documentOrder = documentOrder;
+    this.memo = new ElementMemo(documentOrder);
+    this.fontSizeMemo = new ElementMemo(documentOrder);
+    this.maskMemo = new ElementMemo(documentOrder);
     for (const text of styleTexts) this.addSheet(text);
   }
 
@@ -226,8 +237,6 @@ export class StyleIndex {
     else this.universal.push(indexed);
   }
 
-  private readonly maskMemo = new Map<Element, Uint32Array>();
-
   /** Hash bits of every id, class and tag among the element's ancestors (memoised down the tree). */
   private ancestorMask(el: Element): Uint32Array {
     const chain: Element[] = [];
@@ -319,17 +328,26 @@ export class StyleIndex {
     return cascade === null ? NOTHING : (cascade as Cascade).result();
   }
 
+  private readonly computedMemo = new Map<string, ElementMemo<string | typeof UNKNOWN | typeof INITIAL>>();
+
   /** The value in effect: cascaded, else inherited (for inherited properties), else undefined (the initial value). */
   computed(el: Element, property: string): string | typeof UNKNOWN | undefined {
-    for (let node: Element | null = el; node !== null; node = parentElement(node)) {
-      const c = this.cascaded(node, property);
-      if (c === UNKNOWN) return UNKNOWN;
-      if (c !== undefined && c.value !== 'inherit' && c.value !== 'unset' && c.value !== 'revert') {
-        return c.value === 'initial' ? undefined : c.value;
-      }
-      if (c === undefined && !INHERITED.has(property)) return undefined;
-    }
-    return undefined;
+    let memo = this.computedMemo.get(property);
+    if (memo === undefined) this.computedMemo.set(property, (memo = new ElementMemo(this.documentOrder)));
+    const inherited = INHERITED.has(property);
+    const value = nearest(
+      memo,
+      el,
+      (node) => {
+        const c = this.cascaded(node, property);
+        if (c === UNKNOWN) return UNKNOWN;
+        if (c === undefined) return inherited ? undefined : INITIAL;
+        if (c.value === 'inherit' || c.value === 'unset' || c.value === 'revert') return undefined;
+        return c.value === 'initial' ? INITIAL : c.value;
+      },
+      INITIAL,
+    );
+    return value === INITIAL ? undefined : value;
   }
 
   /** Computed font size in px (16px root default); UNKNOWN when a size on the way is undecidable or not absolute. */
