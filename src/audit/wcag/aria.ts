@@ -31,6 +31,9 @@ export function roleDefinition(role: string): RoleDefinition | undefined {
   return ROLE_DEFINITIONS.get(role);
 }
 
+/** Roles whose children are presentational (button, img, checkbox, tab, …). */
+export const CHILDREN_PRESENTATIONAL_ROLES: readonly string[] = [...ROLE_DEFINITIONS].filter(([, def]) => def.childrenPresentational).map(([name]) => name);
+
 /** A role token that names a concrete (non-abstract) WAI-ARIA role. */
 export function isConcreteRole(token: string): boolean {
   const def = roleDefinition(token);

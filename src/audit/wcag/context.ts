@@ -14,7 +14,7 @@ import { parentElement } from '../page/dom.ts';
 import { NOT_RENDERED } from '../page/visibility.ts';
 import { accessibleName } from './accname.ts';
 import { DocumentOrder, ElementMemo } from './element-memo.ts';
-import { explicitRole, implicitRole, GLOBAL_PROPERTIES, roleDefinition } from './aria.ts';
+import { explicitRole, implicitRole, GLOBAL_PROPERTIES } from './aria.ts';
 import { StyleIndex, UNKNOWN, parseLength } from './styles.ts';
 
 export type Tri = boolean | undefined;
@@ -276,6 +276,12 @@ export class WcagContext {
     return list;
   }
 
+  /** Elements whose semantic role is any of `roles`, in document order. */
+  withAnyRole(roles: readonly string[]): Element[] {
+    const out = roles.flatMap((role) => this.withRole(role));
+    return roles.length > 1 ? out.sort((a, b) => this.position(a) - this.position(b)) : out;
+  }
+
   /** A memo of one fact per element of this page. */
   memo<T>(): ElementMemo<T> {
     return new ElementMemo<T>(this.documentOrder);
@@ -355,11 +361,6 @@ export class WcagContext {
     if ((tag === 'a' || tag === 'area') && el.attribs.href !== undefined) return true;
     if ((tag === 'audio' || tag === 'video') && el.attribs.controls !== undefined) return true;
     return el.attribs.contenteditable !== undefined && el.attribs.contenteditable.toLowerCase() !== 'false';
-  }
-
-  /** Whether the role's definition says its children are presentational (button, img, checkbox, …). */
-  childrenPresentational(role: string | null): boolean {
-    return role !== null && roleDefinition(role)?.childrenPresentational === true;
   }
 
   private readonly locationMemo: ElementMemo<Location>;

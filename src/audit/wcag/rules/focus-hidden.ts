@@ -3,6 +3,7 @@
 // its children presentational (a button, an image, a checkbox, …).
 import type { Element } from 'domhandler';
 import { parentElement } from '../../page/dom.ts';
+import { CHILDREN_PRESENTATIONAL_ROLES } from '../aria.ts';
 import type { Tri, WcagContext } from '../context.ts';
 import { cantTell, failed, passed, type WcagRule } from './rule.ts';
 
@@ -47,10 +48,11 @@ export const presentationalChildrenFocus: WcagRule = {
   applicability: 'An element whose role makes its children presentational (button, img, checkbox, tab, …).',
   expectation: 'None of its descendants is in sequential focus navigation.',
   *evaluate(ctx) {
-    const isTarget = (el: Element) => ctx.childrenPresentational(ctx.role(el));
-    const inside = focusInside(ctx, isTarget, false);
-    for (const el of ctx.elements) {
-      if (!isTarget(el)) continue;
+    const targets = ctx.withAnyRole(CHILDREN_PRESENTATIONAL_ROLES);
+    if (targets.length === 0) return;
+    const isTarget = new Set(targets);
+    const inside = focusInside(ctx, (el) => isTarget.has(el), false);
+    for (const el of targets) {
       const focus = inside.get(el);
       if (focus === true) yield failed(el, `a focusable element sits inside a ${ctx.role(el)}, whose children are presentational`);
       else if (focus === undefined && inside.has(el)) yield cantTell(el, 'whether the content inside can take focus depends on undecidable CSS');
