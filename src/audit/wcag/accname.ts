@@ -34,8 +34,11 @@ export function accessibleName(ctx: WcagContext, el: Element): string {
   return flatten(compute(ctx, el, { visited: new Set(), labelledBy: false, recursing: false, root: el }));
 }
 
+/** Whitespace that collapsing would change: any but a single plain space. */
+const UNCOLLAPSED = /[^\S ]| \s/;
+
 function flatten(text: string): string {
-  const collapsed = text.replace(/[\s\u00a0]+/g, ' ').trim();
+  const collapsed = (UNCOLLAPSED.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
   return collapsed.length > NAME_MAX ? collapsed.slice(0, NAME_MAX) : collapsed;
 }
 

@@ -90,34 +90,41 @@ export class WcagContext {
     const elements: Element[] = [];
     const styleTexts: string[] = [];
     // One iterative walk: elements in document order, the indexes, the style sheets.
-    const stack: AnyNode[] = [...page.document.children].reverse();
+    const { byTag, langElements, ariaElements, roleElements, styledElements, textElements, focusCandidates } = this;
+    const stack: Element[] = [];
+    for (let i = page.document.children.length - 1; i >= 0; i--) {
+      const child = page.document.children[i]!;
+      if (isTag(child)) stack.push(child);
+    }
     while (stack.length > 0) {
       const node = stack.pop()!;
-      if (!isTag(node)) continue;
       elements.push(node);
       const tag = node.name;
-      push(this.byTag, tag, node);
+      const sameTag = byTag.get(tag);
+      if (sameTag === undefined) byTag.set(tag, [node]);
+      else sameTag.push(node);
       const attribs = node.attribs;
       let hasAria = false;
+      let hasLang = false;
       for (const name in attribs) {
         if (name.startsWith('aria-')) hasAria = true;
-        else if (name === 'lang' || name === 'xml:lang') {
-          if (this.langElements[this.langElements.length - 1] !== node) this.langElements.push(node);
-        }
+        else if (name === 'lang' || name === 'xml:lang') hasLang = true;
       }
-      if (hasAria) this.ariaElements.push(node);
-      if (attribs.role !== undefined) this.roleElements.push(node);
-      if (attribs.style !== undefined) this.styledElements.push(node);
+      if (hasLang) langElements.push(node);
+      if (hasAria) ariaElements.push(node);
+      if (attribs.role !== undefined) roleElements.push(node);
+      if (attribs.style !== undefined) styledElements.push(node);
       if (tag === 'label' && attribs.for !== undefined) push(this.labelsFor, attribs.for, node);
       if (tag === 'style') styleTexts.push(textOf(node));
-      if (this.markupFocusable(node)) this.focusCandidates.push(node);
+      if (this.markupFocusable(node)) focusCandidates.push(node);
+      const children = node.children;
       let text = false;
-      for (let i = node.children.length - 1; i >= 0; i--) {
-        const child = node.children[i]!;
+      for (let i = children.length - 1; i >= 0; i--) {
+        const child = children[i]!;
         if (isTag(child)) stack.push(child);
         else if (!text && isText(child) && NOT_BLANK.test(child.data)) text = true;
       }
-      if (text) this.textElements.push(node);
+      if (text) textElements.push(node);
     }
     this.elements = elements;
     this.documentOrder = new DocumentOrder(elements);

@@ -237,6 +237,9 @@ export class StyleIndex {
     else this.universal.push(indexed);
   }
 
+  /** The Bloom bits of each distinct `class` value. */
+  private readonly classBits = new Map<string, readonly number[]>();
+
   /** Hash bits of every id, class and tag among the element's ancestors (memoised down the tree). */
   private ancestorMask(el: Element): Uint32Array {
     const chain: Element[] = [];
@@ -256,14 +259,14 @@ export class StyleIndex {
       const ancestor = chain[i]!;
       const parent = parentElement(ancestor);
       const mask = Uint32Array.from(base);
-      if (parent !== null) addTokens(mask, parent);
+      if (parent !== null) addTokens(mask, parent, this.classBits);
       this.maskMemo.set(ancestor, mask);
       base = mask;
     }
     const parent = parentElement(el);
     if (parent === null) return EMPTY_MASK;
     const mask = Uint32Array.from(this.maskMemo.get(parent)!);
-    addTokens(mask, parent);
+    addTokens(mask, parent, this.classBits);
     return mask;
   }
 
@@ -292,40 +295,62 @@ export class StyleIndex {
     return this.cascadeAll(el, true).get(property);
   }
 
+  /** The candidate lists of each distinct `class` value: pages repeat the same few, and splitting is most of the cost. */
+  private readonly classCandidates = new Map<string, readonly (readonly IndexedSelector[])[]>();
+
+  private candidatesOfClasses(classes: string): readonly (readonly IndexedSelector[])[] {
+    let lists = this.classCandidates.get(classes);
+    if (lists === undefined) {
+      const found: (readonly IndexedSelector[])[] = [];
+      for (const c of classes.split(/\s+/)) {
+        const list = c === '' ? undefined : this.byClass.get(c);
+        if (list !== undefined) found.push(list);
+      }
+      lists = found;
+      this.classCandidates.set(classes, lists);
+    }
+    return lists;
+  }
+
   private cascadeAll(el: Element, skipUndecidable = false): ReadonlyMap<string, Cascaded> {
     const attribs = el.attribs;
     const style = attribs.style;
     const inline = style !== undefined && style.trim() !== '';
     if (this.order === 0 && !inline) return NOTHING;
     // Most elements meet no rule that matches them: nothing is allocated until one does.
-    let cascade: Cascade | null = null;
-    let ancestors: Uint32Array | null = null;
-    const consider = (candidates: readonly IndexedSelector[] | undefined): void => {
-      if (candidates === undefined) return;
-      for (const candidate of candidates) {
-        // Like a browser's Bloom filter: a selector needing an ancestor token no ancestor has cannot match.
-        if (candidate.ancestors !== null) {
-          ancestors ??= this.ancestorMask(el);
-          if (!covers(ancestors, candidate.ancestors)) continue;
-        }
-        if (!candidate.match(el)) continue;
-        cascade ??= new Cascade();
-        cascade.addRule(candidate, skipUndecidable);
-      }
-    };
+    const matching = { cascade: null as Cascade | null, ancestors: null as Uint32Array | null };
     if (this.order > 0) {
-      consider(this.universal);
+      if (this.universal.length > 0) this.consider(el, this.universal, matching, skipUndecidable);
       const id = attribs.id;
-      if (id !== undefined) consider(this.byId.get(id));
+      const byId = id === undefined ? undefined : this.byId.get(id);
+      if (byId !== undefined) this.consider(el, byId, matching, skipUndecidable);
       const classes = attribs.class;
-      if (classes !== undefined) for (const c of classes.split(/\s+/)) if (c !== '') consider(this.byClass.get(c));
-      consider(this.byTag.get(el.name));
+      if (classes !== undefined && this.byClass.size > 0) for (const list of this.candidatesOfClasses(classes)) this.consider(el, list, matching, skipUndecidable);
+      const byTag = this.byTag.get(el.name);
+      if (byTag !== undefined) this.consider(el, byTag, matching, skipUndecidable);
     }
     if (inline) {
       const declarations = parseDeclarations(style);
-      if (declarations.length > 0) (cascade ??= new Cascade()).addInline(declarations);
+      if (declarations.length > 0) (matching.cascade ??= new Cascade()).addInline(declarations);
     }
-    return cascade === null ? NOTHING : (cascade as Cascade).result();
+    return matching.cascade === null ? NOTHING : matching.cascade.result();
+  }
+
+  private consider(
+    el: Element,
+    candidates: readonly IndexedSelector[],
+    matching: { cascade: Cascade | null; ancestors: Uint32Array | null },
+    skipUndecidable: boolean,
+  ): void {
+    for (const candidate of candidates) {
+      // Like a browser's Bloom filter: a selector needing an ancestor token no ancestor has cannot match.
+      if (candidate.ancestors !== null) {
+        matching.ancestors ??= this.ancestorMask(el);
+        if (!covers(matching.ancestors, candidate.ancestors)) continue;
+      }
+      if (!candidate.match(el)) continue;
+      (matching.cascade ??= new Cascade()).addRule(candidate, skipUndecidable);
+    }
   }
 
   private readonly computedMemo = new Map<string, ElementMemo<string | typeof UNKNOWN | typeof INITIAL>>();
@@ -422,12 +447,18 @@ function setBit(mask: Uint32Array, token: string): void {
   mask[bit >>> 5]! |= 1 << (bit & 31);
 }
 
-function addTokens(mask: Uint32Array, el: Element): void {
+function addTokens(mask: Uint32Array, el: Element, classBits: Map<string, readonly number[]>): void {
   setBit(mask, el.name);
   const id = el.attribs.id;
   if (id !== undefined && id !== '') setBit(mask, `#${id}`);
   const classes = el.attribs.class;
-  if (classes !== undefined) for (const c of classes.split(/\s+/)) if (c !== '') setBit(mask, `.${c}`);
+  if (classes === undefined) return;
+  let bits = classBits.get(classes);
+  if (bits === undefined) {
+    bits = classes.split(/\s+/).filter((c) => c !== '').map((c) => hashToken(`.${c}`));
+    classBits.set(classes, bits);
+  }
+  for (const bit of bits) mask[bit >>> 5]! |= 1 << (bit & 31);
 }
 
 function covers(have: Uint32Array, need: Uint32Array): boolean {

@@ -4,7 +4,7 @@
 // an opaque colour (white at the root). A background image or gradient, a text shadow, partial
 // opacity, positioned boxes (text may sit over something else) or a colour only a browser
 // resolves make the answer cantTell.
-import type { Element } from 'domhandler';
+import { isText, type Element } from 'domhandler';
 import { parentElement } from '../../page/dom.ts';
 import { nearest, type Memo } from '../ancestry.ts';
 import type { WcagContext } from '../context.ts';
@@ -188,12 +188,21 @@ function largeText(ctx: WcagContext, el: Element): boolean | undefined {
   return size >= 18.66 && bold;
 }
 
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+/** The element's own text: its text children joined (most elements have one, returned as it is). */
+function directText(el: Element): string {
+  let text = '';
+  for (const child of el.children) if (isText(child)) text = text === '' ? child.data : text + child.data;
+  return text;
+}
+
 function evaluateText(ctx: WcagContext, el: Element, memos: Memos): RuleResult | undefined {
   const visible = visibleTextChild(ctx, el);
   if (visible === false || disabledContext(ctx, el, memos)) return undefined;
   // Text that expresses nothing in a human language (symbols, punctuation, a lone character) is exempt.
-  const text = el.children.map((c) => (c.type === 'text' ? (c as unknown as { data: string }).data : '')).join('');
-  if (!/[\p{L}\p{N}]/u.test(text)) return undefined;
+  const text = directText(el);
+  if (!WORD_CHARACTER.test(text)) return undefined;
   if (text.trim().length <= 1) return undefined;
   const fg = textColor(ctx, el, memos);
   if (typeof fg === 'string') return cantTell(el, fg);
