@@ -16,7 +16,10 @@ export interface Memo<T> {
 }
 
 export function nearest<T>(memo: Memo<T>, el: Element, own: (node: Element) => T | undefined, top: T): T {
-  const chain: Element[] = [];
+  // The elements passed without an answer of their own: the first in a variable, as most walks
+  // stop at the element or its parent, and the rest in an array allocated only when needed.
+  let first: Element | undefined;
+  let more: Element[] | undefined;
   let answer = top;
   for (let node: Element | null = el; node !== null; node = parentElement(node)) {
     const known = memo.get(node);
@@ -30,8 +33,10 @@ export function nearest<T>(memo: Memo<T>, el: Element, own: (node: Element) => T
       answer = mine;
       break;
     }
-    chain.push(node);
+    if (first === undefined) first = node;
+    else (more ??= []).push(node);
   }
-  for (const node of chain) memo.set(node, answer);
+  if (first !== undefined) memo.set(first, answer);
+  if (more !== undefined) for (const node of more) memo.set(node, answer);
   return answer;
 }

@@ -51,16 +51,24 @@ interface Tally {
 /** How many outcomes of each rule, the first distinct notes, and the first target with an element. */
 class Summary {
   count = 0;
-  readonly perRule = new Map<string, number>();
+  /** The rules in the order of their first outcome, and how many outcomes each. */
+  readonly rules: WcagRule[] = [];
+  readonly counts: number[] = [];
   readonly notes: string[] = [];
   judgement = false;
   first: LocatedResult | undefined;
 
   add(rule: WcagRule, result: LocatedResult, note: string): void {
     this.count++;
-    this.perRule.set(rule.id, (this.perRule.get(rule.id) ?? 0) + 1);
+    // A rule's outcomes come together: the last rule is almost always the one.
+    const last = this.rules.length - 1;
+    const at = this.rules[last] === rule ? last : this.rules.indexOf(rule);
+    if (at < 0) {
+      this.rules.push(rule);
+      this.counts.push(1);
+      if (rule.judgement === true) this.judgement = true;
+    } else this.counts[at]!++;
     if (note !== '' && this.notes.length < 3 && !this.notes.includes(note)) this.notes.push(note);
-    if (rule.judgement === true) this.judgement = true;
     if (this.first === undefined && result.element !== null) this.first = result;
   }
 }
@@ -143,8 +151,8 @@ export function aggregate(runs: readonly RuleRun[], standard: WcagStandard, incl
       };
       if (first) finding.location = first;
       finding.occurrences = occurrencesOf(chosen);
-      finding.rules = [...new Set(chosen.map((t) => t.rule.id))];
-      finding.actRules = [...new Set(chosen.flatMap((t) => t.rule.actRules))];
+      finding.rules = summary.rules.map((rule) => rule.id);
+      finding.actRules = [...new Set(summary.rules.flatMap((rule) => rule.actRules))];
       finding.source = 'rules';
       if (includeWarnings || finding.severity === 'error') findings.push(finding);
     }
@@ -203,7 +211,7 @@ function occurrencesOf(tallies: readonly Tally[]): Occurrence[] {
 
 /** `3 failed (link-name 2, button-name 1): first note; second note`, within the evidence bound. */
 function evidenceOf(status: 'pass' | 'fail' | 'inconclusive', summary: Summary, noAiStep: boolean) {
-  const rules = [...summary.perRule].map(([id, n]) => `${id} ${n}`).join(', ');
+  const rules = summary.rules.map((rule, i) => `${rule.id} ${summary.counts[i]}`).join(', ');
   const notes = summary.notes;
   const verb = status === 'fail' ? 'failed' : status === 'inconclusive' ? 'cannot be decided from static HTML' : 'passed';
   const judgement = status === 'inconclusive' && noAiStep && summary.judgement ? ' (no AI step configured)' : '';

@@ -161,7 +161,8 @@ function disabledContext(ctx: WcagContext, el: Element, memos: Memos): boolean {
 /** The element itself makes its content disabled text. */
 function disables(ctx: WcagContext, a: Element, disabledNames: ReadonlySet<string>): boolean {
   if (a.attribs.id !== undefined && disabledNames.has(a.attribs.id)) return true;
-  if ((a.attribs['aria-disabled'] ?? '').trim().toLowerCase() === 'true') return true;
+  const ariaDisabled = a.attribs['aria-disabled'];
+  if (ariaDisabled !== undefined && ariaDisabled.trim().toLowerCase() === 'true') return true;
   if (a.attribs.disabled !== undefined && DISABLEABLE.has(a.name)) return true;
   if (a.name === 'label') {
     const target = a.attribs.for !== undefined ? ctx.byId(a.attribs.for) : undefined;
