@@ -13,7 +13,7 @@ import { locate } from '../page.ts';
 import { parentElement } from '../page/dom.ts';
 import { NOT_RENDERED } from '../page/visibility.ts';
 import { accessibleName } from './accname.ts';
-import { DocumentOrder, ElementMemo } from './element-memo.ts';
+import { ATTRIBUTE, attributeFlags, DocumentOrder, ElementMemo } from './element-memo.ts';
 import { explicitRole, implicitRole, GLOBAL_PROPERTIES } from './aria.ts';
 import { StyleIndex, UNKNOWN, parseLength } from './styles.ts';
 
@@ -47,6 +47,9 @@ interface ElementState {
   /** Inside content that is positioned or clipped out of sight, or fully transparent. */
   visuallyHidden: Tri;
 }
+
+/** Attributes that change an element's state from its parent's. */
+const STATE_ATTRIBUTES = ATTRIBUTE.hidden | ATTRIBUTE.ariaHidden | ATTRIBUTE.inert;
 
 export interface WcagOptions {
   /** The document is HTML (false for the SVG and XML documents of the ACT test suite). */
@@ -91,6 +94,7 @@ export class WcagContext {
     const styleTexts: string[] = [];
     // One iterative walk: elements in document order, the indexes, the style sheets.
     const { byTag, langElements, ariaElements, roleElements, styledElements, textElements, focusCandidates } = this;
+    const elementFlags: number[] = [];
     const stack: Element[] = [];
     for (let i = page.document.children.length - 1; i >= 0; i--) {
       const child = page.document.children[i]!;
@@ -103,20 +107,17 @@ export class WcagContext {
       const sameTag = byTag.get(tag);
       if (sameTag === undefined) byTag.set(tag, [node]);
       else sameTag.push(node);
-      const attribs = node.attribs;
-      let hasAria = false;
-      let hasLang = false;
-      for (const name in attribs) {
-        if (name.startsWith('aria-')) hasAria = true;
-        else if (name === 'lang' || name === 'xml:lang') hasLang = true;
+      const flags = attributeFlags(node);
+      elementFlags.push(flags);
+      if (flags !== 0) {
+        if (flags & ATTRIBUTE.lang) langElements.push(node);
+        if (flags & ATTRIBUTE.aria) ariaElements.push(node);
+        if (flags & ATTRIBUTE.role) roleElements.push(node);
+        if (flags & ATTRIBUTE.style) styledElements.push(node);
       }
-      if (hasLang) langElements.push(node);
-      if (hasAria) ariaElements.push(node);
-      if (attribs.role !== undefined) roleElements.push(node);
-      if (attribs.style !== undefined) styledElements.push(node);
-      if (tag === 'label' && attribs.for !== undefined) push(this.labelsFor, attribs.for, node);
+      if (tag === 'label' && node.attribs.for !== undefined) push(this.labelsFor, node.attribs.for, node);
       if (tag === 'style') styleTexts.push(textOf(node));
-      if (this.markupFocusable(node)) focusCandidates.push(node);
+      if (this.markupFocusable(node, flags)) focusCandidates.push(node);
       const children = node.children;
       let text = false;
       for (let i = children.length - 1; i >= 0; i--) {
@@ -127,7 +128,7 @@ export class WcagContext {
       if (text) textElements.push(node);
     }
     this.elements = elements;
-    this.documentOrder = new DocumentOrder(elements);
+    this.documentOrder = new DocumentOrder(elements, elementFlags);
     this.state = this.memo();
     this.roleMemo = this.memo();
     this.nameMemo = this.memo();
@@ -145,7 +146,8 @@ export class WcagContext {
     const attribs = el.attribs;
     // Most elements declare nothing the rules read: they take their parent's state as it is.
     const styled = this.styles.declaresAny(el);
-    if (up !== undefined && !styled && !NOT_RENDERED.has(el.name) && parent!.name !== 'iframe' && el.name !== 'dialog' && attribs.hidden === undefined && attribs['aria-hidden'] === undefined && attribs.inert === undefined) {
+    const flags = this.documentOrder.flagsOf(el);
+    if (up !== undefined && !styled && (flags & STATE_ATTRIBUTES) === 0 && !NOT_RENDERED.has(el.name) && parent!.name !== 'iframe' && el.name !== 'dialog') {
       return up;
     }
     let rendered: Tri = up?.rendered ?? true;
@@ -249,8 +251,9 @@ export class WcagContext {
    * otherwise the implicit role.
    */
   role(el: Element): string | null {
-    if (this.roleMemo.has(el)) return this.roleMemo.get(el)!;
-    const explicit = explicitRole(el);
+    const known = this.roleMemo.get(el);
+    if (known !== undefined) return known;
+    const explicit = this.documentOrder.flagsOf(el) & ATTRIBUTE.role ? explicitRole(el) : null;
     let role: string | null;
     if ((explicit === 'none' || explicit === 'presentation') && (this.isFocusable(el) || this.hasGlobalAria(el))) {
       role = implicitRole(el, (a) => this.role(a));
@@ -289,6 +292,11 @@ export class WcagContext {
     return roles.length > 1 ? out.sort((a, b) => this.position(a) - this.position(b)) : out;
   }
 
+  /** Which of the attributes in ATTRIBUTE the element carries (read once, in the walk). */
+  attributes(el: Element): number {
+    return this.documentOrder.flagsOf(el);
+  }
+
   /** A memo of one fact per element of this page. */
   memo<T>(): ElementMemo<T> {
     return new ElementMemo<T>(this.documentOrder);
@@ -321,9 +329,9 @@ export class WcagContext {
     return match === null ? null : Number.parseInt(match[1]!, 10);
   }
 
-  private markupFocusable(el: Element): boolean {
-    if (el.attribs.tabindex !== undefined && this.tabindex(el) !== null) return true;
-    if (el.attribs.contenteditable !== undefined && el.attribs.contenteditable.toLowerCase() !== 'false') return true;
+  private markupFocusable(el: Element, flags = this.documentOrder.flagsOf(el)): boolean {
+    if (flags & ATTRIBUTE.tabindex && this.tabindex(el) !== null) return true;
+    if (flags & ATTRIBUTE.contenteditable && el.attribs.contenteditable!.toLowerCase() !== 'false') return true;
     const tag = el.name;
     if (NATIVELY_FOCUSABLE.has(tag)) return true;
     if (tag === 'input') return (el.attribs.type ?? '').trim().toLowerCase() !== 'hidden';

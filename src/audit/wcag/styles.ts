@@ -12,7 +12,7 @@ import { compile } from 'css-select';
 import type { Element } from 'domhandler';
 import { parentElement } from '../page/dom.ts';
 import { nearest } from './ancestry.ts';
-import { ElementMemo, type DocumentOrder } from './element-memo.ts';
+import { ATTRIBUTE, attributeFlags, ElementMemo, type DocumentOrder } from './element-memo.ts';
 import { stripComments } from '../page/visibility.ts';
 
 /** The properties read by the rules; declarations of any other property are dropped at parse time. */
@@ -314,18 +314,17 @@ export class StyleIndex {
 
   private cascadeAll(el: Element, skipUndecidable = false): ReadonlyMap<string, Cascaded> {
     const attribs = el.attribs;
-    const style = attribs.style;
+    const flags = this.documentOrder?.flagsOf(el) ?? attributeFlags(el);
+    const style = flags & ATTRIBUTE.style ? attribs.style : undefined;
     const inline = style !== undefined && style.trim() !== '';
     if (this.order === 0 && !inline) return NOTHING;
     // Most elements meet no rule that matches them: nothing is allocated until one does.
     const matching = { cascade: null as Cascade | null, ancestors: null as Uint32Array | null };
     if (this.order > 0) {
       if (this.universal.length > 0) this.consider(el, this.universal, matching, skipUndecidable);
-      const id = attribs.id;
-      const byId = id === undefined ? undefined : this.byId.get(id);
+      const byId = flags & ATTRIBUTE.id && this.byId.size > 0 ? this.byId.get(attribs.id!) : undefined;
       if (byId !== undefined) this.consider(el, byId, matching, skipUndecidable);
-      const classes = attribs.class;
-      if (classes !== undefined && this.byClass.size > 0) for (const list of this.candidatesOfClasses(classes)) this.consider(el, list, matching, skipUndecidable);
+      if (flags & ATTRIBUTE.class && this.byClass.size > 0) for (const list of this.candidatesOfClasses(attribs.class!)) this.consider(el, list, matching, skipUndecidable);
       const byTag = this.byTag.get(el.name);
       if (byTag !== undefined) this.consider(el, byTag, matching, skipUndecidable);
     }

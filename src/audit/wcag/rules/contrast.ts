@@ -8,6 +8,7 @@ import { isText, type Element } from 'domhandler';
 import { parentElement } from '../../page/dom.ts';
 import { nearest, type Memo } from '../ancestry.ts';
 import type { WcagContext } from '../context.ts';
+import { ATTRIBUTE } from '../element-memo.ts';
 import { BLACK, WHITE, contrastRatio, over, parseColor, type Rgba } from '../colors.ts';
 import { UNKNOWN } from '../styles.ts';
 import { cantTell, failed, passed, type RuleResult, type WcagRule } from './rule.ts';
@@ -160,10 +161,10 @@ function disabledContext(ctx: WcagContext, el: Element, memos: Memos): boolean {
 
 /** The element itself makes its content disabled text. */
 function disables(ctx: WcagContext, a: Element, disabledNames: ReadonlySet<string>): boolean {
-  if (a.attribs.id !== undefined && disabledNames.has(a.attribs.id)) return true;
-  const ariaDisabled = a.attribs['aria-disabled'];
-  if (ariaDisabled !== undefined && ariaDisabled.trim().toLowerCase() === 'true') return true;
-  if (a.attribs.disabled !== undefined && DISABLEABLE.has(a.name)) return true;
+  const attributes = ctx.attributes(a);
+  if (attributes & ATTRIBUTE.id && disabledNames.has(a.attribs.id!)) return true;
+  if (attributes & ATTRIBUTE.aria && (a.attribs['aria-disabled'] ?? '').trim().toLowerCase() === 'true') return true;
+  if (attributes & ATTRIBUTE.disabled && DISABLEABLE.has(a.name)) return true;
   if (a.name === 'label') {
     const target = a.attribs.for !== undefined ? ctx.byId(a.attribs.for) : undefined;
     if (target?.attribs.disabled !== undefined) return true;
