@@ -256,16 +256,19 @@ export class WcagContext {
     const explicit = this.documentOrder.flagsOf(el) & ATTRIBUTE.role ? explicitRole(el) : null;
     let role: string | null;
     if ((explicit === 'none' || explicit === 'presentation') && (this.isFocusable(el) || this.hasGlobalAria(el))) {
-      role = implicitRole(el, (a) => this.role(a));
-    } else role = explicit ?? implicitRole(el, (a) => this.role(a));
+      role = implicitRole(el, this.roleOf);
+    } else role = explicit ?? implicitRole(el, this.roleOf);
     // An img with alt="" that is focusable or carries global ARIA is an img, not presentation.
     if (role === 'presentation' && explicit === null && (this.isFocusable(el) || this.hasGlobalAria(el))) role = 'img';
     this.roleMemo.set(el, role);
     return role;
   }
 
+  private readonly roleOf = (el: Element): string | null => this.role(el);
+
   /** Carries a global ARIA state or property (aria-hidden aside): presentational conflict resolution then keeps the implicit role. */
   hasGlobalAria(el: Element): boolean {
+    if ((this.documentOrder.flagsOf(el) & ATTRIBUTE.aria) === 0) return false;
     for (const name in el.attribs) if (name !== 'aria-hidden' && GLOBAL_PROPERTIES.has(name)) return true;
     return false;
   }

@@ -12,7 +12,6 @@ import { ATTRIBUTE } from '../element-memo.ts';
 import { BLACK, WHITE, contrastRatio, over, parseColor, type Rgba } from '../colors.ts';
 import { UNKNOWN } from '../styles.ts';
 import { cantTell, failed, passed, type RuleResult, type WcagRule } from './rule.ts';
-import { visibleTextChild } from './text-spacing.ts';
 
 type Answer = Rgba | string;
 
@@ -200,7 +199,8 @@ function directText(el: Element): string {
 }
 
 function evaluateText(ctx: WcagContext, el: Element, memos: Memos): RuleResult | undefined {
-  const visible = visibleTextChild(ctx, el);
+  // A text element (ctx.textElements) has its text: what is left to ask is whether it is seen.
+  const visible = ctx.isVisible(el);
   if (visible === false || disabledContext(ctx, el, memos)) return undefined;
   // Text that expresses nothing in a human language (symbols, punctuation, a lone character) is exempt.
   const text = directText(el);
