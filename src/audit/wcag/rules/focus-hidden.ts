@@ -3,6 +3,7 @@
 // its children presentational (a button, an image, a checkbox, …).
 import type { Element } from 'domhandler';
 import { parentElement } from '../../page/dom.ts';
+import { nearest } from '../ancestry.ts';
 import { CHILDREN_PRESENTATIONAL_ROLES } from '../aria.ts';
 import type { Tri, WcagContext } from '../context.ts';
 import { cantTell, failed, passed, type WcagRule } from './rule.ts';
@@ -10,11 +11,13 @@ import { cantTell, failed, passed, type WcagRule } from './rule.ts';
 /** For each ancestor chosen by `isTarget`, the worst sequential-focus answer among its strict (or inclusive) descendants. */
 function focusInside(ctx: WcagContext, isTarget: (el: Element) => boolean, inclusive: boolean): Map<Element, Tri> {
   const worst = new Map<Element, Tri>();
+  // The nearest target at or above an element, memoised: the focusable elements share their ancestors.
+  const above = ctx.memo<Element | null>();
+  const targetFrom = (node: Element | null) => (node === null ? null : nearest(above, node, (a) => (isTarget(a) ? a : undefined), null));
   for (const candidate of ctx.focusCandidates) {
     const focus = ctx.inSequentialFocus(candidate);
     if (focus === false) continue;
-    for (let a: Element | null = inclusive ? candidate : parentElement(candidate); a !== null; a = parentElement(a)) {
-      if (!isTarget(a)) continue;
+    for (let a = targetFrom(inclusive ? candidate : parentElement(candidate)); a !== null; a = targetFrom(parentElement(a))) {
       if (worst.get(a) !== true) worst.set(a, focus);
     }
   }
