@@ -17,6 +17,10 @@
 //    claim, sign, send, record) next to a bare signed-POST loop through the same safe fetcher at the
 //    same concurrency; and the time from an audit's commit to its event's arrival at the receiver.
 //
+// 4. Report: the one-page PDF's generation time, the renderer alone and the whole endpoint over
+//    loopback HTTP, p50/p99, next to a pdfkit page of the same text in built-in Helvetica
+//    (bench/report-bench.ts). The goal is an endpoint p50 of at most 40 ms with the embedded font.
+//
 // Without the shared corpora (a fresh clone has no ../shared) part 1 cannot run: it is reported as
 // missing, part 2 runs on generated pages, and the process exits 1 so nobody takes the run as whole.
 import fs from 'node:fs';
@@ -47,6 +51,7 @@ import { startHttpsFixture } from '../test/support/https-fixture.ts';
 import { makeTestPki } from '../test/support/tls.ts';
 import { CORPORA, loadCorpusPages } from '../test/support/corpus-pages.ts';
 import { missingShared } from '../test/support/shared.ts';
+import { benchReport } from './report-bench.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -462,6 +467,7 @@ const analysis = corporaMissing || process.env.BENCH_SKIP_ANALYSIS
 const wcagExtras = corporaMissing || process.env.BENCH_SKIP_ANALYSIS ? undefined : benchWcagExtras(pages, (analysis as Record<string, ReturnType<typeof benchAnalysis>>).wcag!.analysis.median);
 const e2e = process.env.BENCH_SKIP_E2E ? undefined : { source: corporaMissing ? 'generated' : 'corpus', ...(await benchEndToEnd(pages)) };
 const webhooks = process.env.BENCH_SKIP_WEBHOOKS ? undefined : await benchWebhooks(pages);
+const report = process.env.BENCH_SKIP_REPORT ? undefined : await benchReport(openBenchDatabase, process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite');
 
 for (const [branch, result] of Object.entries(analysis)) {
   console.log(`\n${branch} analysis over ${result.pages} corpus pages × ${result.rounds} rounds`);
@@ -500,8 +506,18 @@ if (webhooks) {
   const c2d = webhooks.commitToDelivery;
   console.log(`audit commit → event at the receiver over ${c2d.events} events (${c2d.audits} audits): p50 ${fmt(c2d.p50, 1)} ms, p99 ${fmt(c2d.p99, 1)} ms (from the audit's created_at, the transaction's start, so an upper bound)`);
 }
+if (report) {
+  console.log(`report: ${report.renders} renders of the sample report (${fmt(report.render.bytes / 1024, 1)} KB); first render in the process ${fmt(report.firstRenderMs, 1)} ms (font load)`);
+  console.table({
+    'pdfkit page, built-in Helvetica': { 'p50 ms': fmt(report.baselineHelvetica.p50), 'p99 ms': fmt(report.baselineHelvetica.p99) },
+    'report render, embedded DejaVu Sans': { 'p50 ms': fmt(report.render.p50), 'p99 ms': fmt(report.render.p99) },
+    'ratio render / baseline': { 'p50 ms': fmt(report.ratioRenderP50), 'p99 ms': fmt(report.render.p99 / report.baselineHelvetica.p99) },
+    [`GET /api/v1/audit/report over HTTP (${report.endpoint.database})`]: { 'p50 ms': fmt(report.endpoint.p50), 'p99 ms': fmt(report.endpoint.p99) },
+  });
+  console.log(`report: endpoint p50 ${fmt(report.endpoint.p50, 1)} ms, goal ≤ ${report.goalP50Ms} ms: ${report.endpointMeetsGoal ? 'met' : 'NOT met'}`);
+}
 const file = path.join(root, 'bench/results', `${new Date().toISOString().replaceAll(':', '-')}.json`);
-fs.writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, analysis, wcag: wcagExtras, e2e, webhooks }, null, 2)}\n`);
+fs.writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, analysis, wcag: wcagExtras, e2e, webhooks, report }, null, 2)}\n`);
 console.log(`written ${path.relative(root, file)}`);
 if (corporaMissing) {
   console.error(`incomplete run: the analysis part needs ${CORPORA.join(' and ')} from the shared folder`);

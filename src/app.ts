@@ -10,8 +10,13 @@ import type { Database } from './db/schema.ts';
 import { clientErrorHandler, handleError, registerErrorHandlers } from './http/errors.ts';
 import { documentCommonAnswers, HealthBody } from './http/openapi.ts';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit.ts';
+import { adminWebhookRoutes } from './http/routes/admin-webhooks.ts';
 import { auditRoutes } from './http/routes/audit.ts';
 import { auditsRoutes } from './http/routes/audits.ts';
+import { reportRoutes } from './http/routes/report.ts';
+import { sessionRoutes } from './http/routes/session.ts';
+import type { ReportRenderer } from './report/pdf.ts';
+import { requireAdmin } from './auth/sessions.ts';
 import { webhookRoutes } from './http/routes/webhooks.ts';
 import { createAddressPolicy } from './net/address-policy.ts';
 import { createDeliveryWorker, type DeliveryWorker } from './alerts/delivery-worker.ts';
@@ -30,6 +35,10 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   /** The webhook delivery worker's injectable parts; `enabled: false` runs none in this app. */
   delivery?: { enabled?: boolean; clock?: () => Date; random?: () => number; pollIntervalMs?: number };
+  /**
+   * The report route's injectable parts: its renderer (tests make it fail) and its clock.
+   */
+  report?: { render?: ReportRenderer; clock?: () => Date };
 }
 
 declare module 'fastify' {
@@ -60,6 +69,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.logLevel) }),
     genReqId: () => randomUUID(),
+    // request.ip is the login throttle's client address: only configured proxies may name it.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: 64 * 1024,
     // Every request is bounded in time: headers within headersTimeoutMs, the whole request (body
@@ -109,7 +120,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           `Headers must arrive within ${config.http.headersTimeoutMs} ms and a whole request within ${config.http.requestTimeoutMs} ms.`,
       },
       components: {
-        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          adminSession: { type: 'apiKey', in: 'cookie', name: 'svc_session', description: 'An admin’s session, from POST /api/v1/session.' },
+        },
       },
     },
     transformObject: documentCommonAnswers,
@@ -180,6 +194,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       fetcher: deps.fetcher,
       config: config.webhooks,
       rateLimiter: deps.webhookRateLimiter ?? createRateLimiter(db, config.webhooks.rateLimit, undefined, 'webhook_rate_limit_windows'),
+    }),
+  );
+  await app.register(sessionRoutes({ db, config }));
+  await app.register(adminWebhookRoutes({ db, config }));
+  await app.register(
+    reportRoutes({
+      db,
+      requireAdmin: requireAdmin(db, config),
+      ...(deps.report?.render ? { render: deps.report.render } : {}),
+      ...(deps.report?.clock ? { clock: deps.report.clock } : {}),
     }),
   );
   return app;

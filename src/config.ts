@@ -2,6 +2,7 @@
 // table; a bad value stops the process at start with a message naming the variable.
 import path from 'node:path';
 import { DEFAULT_CRAWL_LIMITS } from './audit/crawl.ts';
+import { emailProblem, normaliseEmail, passwordProblem } from './auth/users.ts';
 import { parseCidrList, parseStaticResolve, type Cidr } from './net/address-policy.ts';
 
 export interface Config {
@@ -16,11 +17,17 @@ export interface Config {
   /** The WCAG branch's AI step; undefined when AUDIT_AI_BASE_URL is unset (deterministic rules only). */
   ai: AiConfig | undefined;
   allowPrivateNetworks: Cidr[];
+  /**
+   * Reverse proxies (addresses or CIDRs) whose X-Forwarded-For names the client; empty: the TCP
+   * peer is the client and the header is ignored, so a client cannot choose its own address.
+   */
+  trustProxy: string[];
   staticResolve: Map<string, string[]>;
   /** Bounds on how long a client may take to send a request, and to keep an idle connection. */
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   logLevel: string;
   webhooks: WebhookConfig;
+  admin: AdminConfig;
   /** Values that were accepted but changed (e.g. clamped): the server logs each at start, at warn. */
   notices: string[];
 }
@@ -37,6 +44,27 @@ export interface WebhookConfig {
   worker: 'inline' | 'off';
   /** Fallback polling of the outbox when no wake-up arrives. */
   pollIntervalMs: number;
+}
+
+/** Dashboard users and their sessions (issue 11). */
+export interface AdminConfig {
+  /** AUDIT_ADMIN_EMAIL and AUDIT_ADMIN_PASSWORD: both or neither; the admin is created when missing. */
+  email?: string;
+  password?: string;
+  /** The session cookie's Secure attribute; off only with AUDIT_COOKIE_SECURE=false. */
+  cookieSecure: boolean;
+  /** A session unused for this long ends. */
+  idleTimeoutMs: number;
+  /** A session ends this long after login, however busy; also the cookie's Max-Age. */
+  absoluteTimeoutMs: number;
+  loginThrottle: LoginThrottleConfig;
+}
+
+/** Failed logins counted over a sliding window, per email and per client address. */
+export interface LoginThrottleConfig {
+  windowSeconds: number;
+  maxFailuresPerEmail: number;
+  maxFailuresPerAddress: number;
 }
 
 /** The spec's bound on the verification (and, here, delivery) timeout. */
@@ -70,6 +98,12 @@ export function parseRetrySchedule(value: string): number[] {
 
 export class ConfigError extends Error {}
 
+function parseBoolean(value: string): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new Error(`must be true or false, got "${value}"`);
+}
+
 type Env = Record<string, string | undefined>;
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -95,6 +129,36 @@ function parsed<T>(env: Env, name: string, parse: (value: string) => T, fallback
 const SEED_API_KEY_MIN_LENGTH = 32;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+// ---- Dashboard users and sessions (issue 11) -------------------------------------------------
+// No message below ever contains the password, only its length.
+
+function loadAdminConfig(env: Env): AdminConfig {
+  const email = env.AUDIT_ADMIN_EMAIL?.trim() || undefined;
+  // Not trimmed: spaces may be part of a password. An empty value counts as unset.
+  const password = env.AUDIT_ADMIN_PASSWORD || undefined;
+  if ((email === undefined) !== (password === undefined)) {
+    const [set, unset] = email === undefined ? ['AUDIT_ADMIN_PASSWORD', 'AUDIT_ADMIN_EMAIL'] : ['AUDIT_ADMIN_EMAIL', 'AUDIT_ADMIN_PASSWORD'];
+    throw new ConfigError(`${set} is set but ${unset} is not; set both to create the first admin, or neither`);
+  }
+  if (email !== undefined) {
+    const problem = emailProblem(email);
+    if (problem) throw new ConfigError(`AUDIT_ADMIN_EMAIL ${problem}`);
+    const weak = passwordProblem(password!);
+    if (weak) throw new ConfigError(`AUDIT_ADMIN_PASSWORD ${weak}`);
+  }
+  return {
+    ...(email === undefined ? {} : { email: normaliseEmail(email), password }),
+    cookieSecure: parsed(env, 'AUDIT_COOKIE_SECURE', parseBoolean, true),
+    idleTimeoutMs: integer(env, 'AUDIT_SESSION_IDLE_MINUTES', 30, 1, 24 * 60) * 60_000,
+    absoluteTimeoutMs: integer(env, 'AUDIT_SESSION_MAX_HOURS', 12, 1, 30 * 24) * 3_600_000,
+    loginThrottle: {
+      windowSeconds: integer(env, 'AUDIT_LOGIN_THROTTLE_WINDOW_MINUTES', 15, 1, 24 * 60) * 60,
+      maxFailuresPerEmail: integer(env, 'AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL', 5, 1, 1000),
+      maxFailuresPerAddress: integer(env, 'AUDIT_LOGIN_MAX_FAILURES_PER_ADDRESS', 20, 1, 100_000),
+    },
+  };
+}
 
 // ---- AI step (issue 10): an OpenAI-compatible chat-completions endpoint -----------------------
 // The endpoint is operator configuration, not a user-supplied target, so the address policy does
@@ -219,10 +283,12 @@ export function loadConfig(env: Env = process.env): Config {
     },
     ai: loadAiConfig(env),
     allowPrivateNetworks: parsed(env, 'AUDIT_ALLOW_PRIVATE_NETWORKS', parseCidrList, []),
+    trustProxy: parsed(env, 'AUDIT_TRUST_PROXY', (value) => parseCidrList(value).map((cidr) => cidr.text), []),
     staticResolve: parsed(env, 'AUDIT_RESOLVE', parseStaticResolve, new Map()),
     http,
     logLevel,
     webhooks,
+    admin: loadAdminConfig(env),
     notices,
   };
 }

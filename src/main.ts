@@ -1,10 +1,28 @@
 #!/usr/bin/env node
-// Process entry: `serve` (default), `migrate`, `help` and `keys create|list|show|revoke`.
-// `npm start` runs `serve`; `npm run cli -- keys create` manages API keys. A usage mistake exits 2
+// Process entry: `serve` (default), `migrate`, `help`, `keys create|list|show|revoke` and
+// `users create|list|disable|enable|set-role|set-password`. `npm start` runs `serve`;
+// `npm run cli -- keys create` manages API keys. A usage mistake exits 2
 // with one line and the usage on stderr; a failure exits 1 with one line; `--help` exits 0.
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { buildApp } from './app.ts';
 import { createApiKey, ensureSeedKey, getApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from './auth/api-keys.ts';
+import {
+  createUser,
+  disableUser,
+  emailProblem,
+  enableUser,
+  ensureSeedAdmin,
+  isRole,
+  listUsers,
+  passwordProblem,
+  PASSWORD_MIN_LENGTH,
+  ROLES,
+  setPassword,
+  setRole,
+  type Role,
+  type User,
+} from './auth/users.ts';
+import { PasswordInputError, readNewPassword } from './cli/read-password.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/connect.ts';
 import { DataDirLockedError } from './db/dir-lock.ts';
@@ -25,6 +43,9 @@ async function serve(config: Config): Promise<void> {
     await ensureSeedKey(database.db, config.seedApiKey, app.log);
   } else {
     app.log.warn('AUDIT_SEED_API_KEY is not set; create a key with `npm run cli -- keys create`');
+  }
+  if (config.admin.email && config.admin.password) {
+    await ensureSeedAdmin(database.db, config.admin.email, config.admin.password, app.log);
   }
   if (database.kind === 'pglite') {
     app.log.info({ dataDir: config.dataDir }, 'embedded PGlite database (fsync off: set DATABASE_URL to use PostgreSQL in production)');
@@ -161,8 +182,97 @@ async function revokeKey(id: string): Promise<number> {
   return result === 'not-found' ? 1 : 0;
 }
 
+// ---- users: dashboard accounts. Passwords come from AUDIT_NEW_USER_PASSWORD or stdin, never argv.
+
+/** The role an operator typed, or a usage mistake. */
+function roleArgument(value: string | undefined, what: string): Role {
+  if (value === undefined) throw new UsageError(`${what} is required: ${ROLES.join(' or ')}`);
+  if (!isRole(value)) throw new UsageError(`${what} must be ${ROLES.join(' or ')}, got '${value}'`);
+  return value;
+}
+
+/** A value the operator must correct (a malformed email, a weak password): one line, exit 1. */
+class InputError extends Error {}
+
+function checkedEmail(email: string): string {
+  const problem = emailProblem(email);
+  if (problem) throw new InputError(`email ${problem}`);
+  return email;
+}
+
+async function newPassword(label: string): Promise<string> {
+  const password = await readNewPassword(process.env, label);
+  const problem = passwordProblem(password);
+  if (problem) throw new InputError(`the password ${problem}; nothing was changed`);
+  return password;
+}
+
+async function createUserCommand(values: CommandValues): Promise<number> {
+  if (values.email === undefined) throw new UsageError('users create needs --email');
+  const role = roleArgument(values.role, '--role');
+  const email = checkedEmail(values.email);
+  const password = await newPassword(email);
+  const created = await withDatabase((d) => createUser(d.db, { email, role, password }));
+  if (created === 'email taken') {
+    console.error(`A user with email ${email.trim().toLowerCase()} already exists.`);
+    return 1;
+  }
+  console.log(`Created ${created.role} ${created.email} (${created.id}).`);
+  return 0;
+}
+
+/** The machine-readable form of a user, for `--json`: dates in ISO 8601, absent values null. */
+function userJson(user: User) {
+  return { id: user.id, email: user.email, role: user.role, createdAt: user.createdAt.toISOString(), disabledAt: user.disabledAt?.toISOString() ?? null };
+}
+
+async function listUsersCommand(json: boolean | undefined): Promise<number> {
+  const rows = (await withDatabase((d) => listUsers(d.db))).map(userJson);
+  if (json) {
+    printJson(rows);
+    return 0;
+  }
+  console.log(['id', 'email', 'role', 'created', 'disabled'].join('\t'));
+  for (const row of rows) console.log([row.id, row.email, row.role, row.createdAt, row.disabledAt ?? '-'].join('\t'));
+  return 0;
+}
+
+/** Prints the outcome's message; `not-found` goes to stderr and exits 1. */
+function report(result: string, messages: Record<string, string>): number {
+  (result === 'not-found' ? console.error : console.log)(messages[result]);
+  return result === 'not-found' ? 1 : 0;
+}
+
+const noUser = (email: string) => `No user with email ${email}.`;
+
+async function disableUserCommand(email: string): Promise<number> {
+  const result = await withDatabase((d) => disableUser(d.db, email));
+  return report(result, {
+    disabled: `Disabled ${email}; its sessions are ended.`,
+    'already-disabled': `${email} was already disabled.`,
+    'not-found': noUser(email),
+  });
+}
+
+async function enableUserCommand(email: string): Promise<number> {
+  const result = await withDatabase((d) => enableUser(d.db, email));
+  return report(result, { enabled: `Enabled ${email}.`, 'already-enabled': `${email} was not disabled.`, 'not-found': noUser(email) });
+}
+
+async function setRoleCommand(email: string, roleValue: string): Promise<number> {
+  const role = roleArgument(roleValue, '<role>');
+  const result = await withDatabase((d) => setRole(d.db, email, role));
+  return report(result, { updated: `${email} is now ${role}.`, unchanged: `${email} was already ${role}.`, 'not-found': noUser(email) });
+}
+
+async function setPasswordCommand(email: string): Promise<number> {
+  const password = await newPassword(email);
+  const result = await withDatabase((d) => setPassword(d.db, email, password));
+  return report(result, { updated: `Replaced the password of ${email}; its sessions are ended.`, 'not-found': noUser(email) });
+}
+
 /** The options any command takes, as parseArgs returns them (each command declares its own). */
-type CommandValues = { label?: string; json?: boolean };
+type CommandValues = { label?: string; json?: boolean; email?: string; role?: string };
 
 interface Command {
   /** How it is called, for the usage text. */
@@ -211,15 +321,48 @@ const COMMANDS: Record<string, Command> = {
     run: (values, [id]) => showKey(id!, values.json),
   },
   'keys revoke': { synopsis: 'keys revoke <id>', summary: 'revoke a key by id', args: ['id'], run: (_, [id]) => revokeKey(id!) },
+  'users create': {
+    synopsis: 'users create --email E --role R',
+    summary: 'create a dashboard user (admin or member); password from AUDIT_NEW_USER_PASSWORD or stdin',
+    options: { email: { type: 'string' }, role: { type: 'string' } },
+    run: (values) => createUserCommand(values),
+  },
+  'users list': {
+    synopsis: 'users list [--json]',
+    summary: 'list users: id, email, role, created, disabled',
+    options: jsonOption,
+    run: (values) => listUsersCommand(values.json),
+  },
+  'users disable': {
+    synopsis: 'users disable <email>',
+    summary: 'disable a user and end their sessions',
+    args: ['email'],
+    run: (_, [email]) => disableUserCommand(email!),
+  },
+  'users enable': { synopsis: 'users enable <email>', summary: 'enable a disabled user', args: ['email'], run: (_, [email]) => enableUserCommand(email!) },
+  'users set-role': {
+    synopsis: 'users set-role <email> <role>',
+    summary: 'make a user admin or member (from their next request)',
+    args: ['email', 'role'],
+    run: (_, [email, role]) => setRoleCommand(email!, role!),
+  },
+  'users set-password': {
+    synopsis: 'users set-password <email>',
+    summary: 'replace a password (AUDIT_NEW_USER_PASSWORD or stdin); ends their sessions',
+    args: ['email'],
+    run: (_, [email]) => setPasswordCommand(email!),
+  },
   help: { synopsis: 'help', summary: 'print this usage (so does --help after any command)', run: async () => printUsage() },
 };
 
 const USAGE = [
   'Usage: node src/main.ts <command> [options]     (npm run cli -- <command> [options])',
   '',
-  ...Object.values(COMMANDS).map((command) => `  ${command.synopsis.padEnd(26)}${command.summary}`),
+  ...Object.values(COMMANDS).map((command) => `  ${command.synopsis.padEnd(34)}${command.summary}`),
   '',
   'The database is DATABASE_URL, or the embedded one in AUDIT_DATA_DIR, as for the server.',
+  'A new password is read from AUDIT_NEW_USER_PASSWORD, else from stdin (first line; typed twice at a',
+  `terminal), never from an argument; it must be at least ${PASSWORD_MIN_LENGTH} characters long.`,
 ].join('\n');
 
 function printUsage(): number {
@@ -230,10 +373,13 @@ function printUsage(): number {
 /** A mistake in how the command was called: reported in one line, then the usage, exit 2. */
 class UsageError extends Error {}
 
+/** Commands of two words: `keys create`, `users list`, … */
+const GROUPS = ['keys', 'users'];
+
 function findCommand(argv: string[]): { name: string; command: Command | undefined; rest: string[] } {
   // No command, or options first, means `serve`: `node src/main.ts --help` prints the usage.
   if (argv.length === 0 || argv[0]!.startsWith('-')) return { name: 'serve', command: COMMANDS.serve, rest: argv };
-  const words = argv[0] === 'keys' && argv[1] !== undefined && !argv[1].startsWith('-') ? 2 : 1;
+  const words = GROUPS.includes(argv[0]!) && argv[1] !== undefined && !argv[1].startsWith('-') ? 2 : 1;
   const name = argv.slice(0, words).join(' ');
   return { name, command: COMMANDS[name], rest: argv.slice(words) };
 }
@@ -257,7 +403,9 @@ async function main(argv: string[]): Promise<number> {
   const { name, command, rest } = findCommand(argv);
   if (!command) {
     if (rest.includes('--help') || rest.includes('-h')) return printUsage();
-    throw new UsageError(name === 'keys' ? 'keys needs a subcommand: create, list, show or revoke' : `Unknown command '${name}'`);
+    const subcommands = Object.keys(COMMANDS).filter((known) => known.startsWith(`${name} `)).map((known) => known.slice(name.length + 1));
+    if (subcommands.length > 0) throw new UsageError(`${name} needs a subcommand: ${subcommands.slice(0, -1).join(', ')} or ${subcommands.at(-1)}`);
+    throw new UsageError(`Unknown command '${name}'`);
   }
   const { values, positionals } = parseCommandLine(command, rest);
   if (values.help) return printUsage();
@@ -277,7 +425,7 @@ main(process.argv.slice(2)).then(
       console.error(USAGE);
       process.exit(2);
     }
-    if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof InputError || error instanceof PasswordInputError) {
       console.error(`error: ${error.message}`);
     } else {
       console.error(error);

@@ -118,3 +118,56 @@ test('webhook settings: defaults, values, the timeout clamped to 15 s with a not
     assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && message.test(error.message));
   }
 });
+
+test('admin sessions: defaults, values, and bad values refused by name without echoing a password', () => {
+  assert.deepEqual(loadConfig({}).admin, {
+    cookieSecure: true,
+    idleTimeoutMs: 30 * 60_000,
+    absoluteTimeoutMs: 12 * 3_600_000,
+    loginThrottle: { windowSeconds: 15 * 60, maxFailuresPerEmail: 5, maxFailuresPerAddress: 20 },
+  });
+  const set = loadConfig({
+    AUDIT_ADMIN_EMAIL: ' Root@Example.com ',
+    // Not trimmed: spaces can be part of a password.
+    AUDIT_ADMIN_PASSWORD: ' twelve chars ',
+    AUDIT_COOKIE_SECURE: 'false',
+    AUDIT_SESSION_IDLE_MINUTES: '5',
+    AUDIT_SESSION_MAX_HOURS: '1',
+    AUDIT_LOGIN_THROTTLE_WINDOW_MINUTES: '60',
+    AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL: '10',
+    AUDIT_LOGIN_MAX_FAILURES_PER_ADDRESS: '50',
+  });
+  assert.deepEqual(set.admin, {
+    email: 'root@example.com',
+    password: ' twelve chars ',
+    cookieSecure: false,
+    idleTimeoutMs: 5 * 60_000,
+    absoluteTimeoutMs: 3_600_000,
+    loginThrottle: { windowSeconds: 3600, maxFailuresPerEmail: 10, maxFailuresPerAddress: 50 },
+  });
+  assert.equal(loadConfig({ AUDIT_COOKIE_SECURE: 'true' }).admin.cookieSecure, true);
+  assert.deepEqual(loadConfig({}).trustProxy, []);
+  assert.deepEqual(loadConfig({ AUDIT_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }).trustProxy, ['127.0.0.1', '10.0.0.0/8', '::1']);
+  const secret = 'elevenchars';
+  const refused: [Record<string, string>, RegExp][] = [
+    [{ AUDIT_ADMIN_EMAIL: 'root@example.com' }, /^AUDIT_ADMIN_EMAIL is set but AUDIT_ADMIN_PASSWORD is not/],
+    [{ AUDIT_ADMIN_PASSWORD: 'twelve chars' }, /^AUDIT_ADMIN_PASSWORD is set but AUDIT_ADMIN_EMAIL is not/],
+    [{ AUDIT_ADMIN_EMAIL: 'root@example.com', AUDIT_ADMIN_PASSWORD: secret }, /^AUDIT_ADMIN_PASSWORD must be at least 12 characters long \(got 11\)$/],
+    [{ AUDIT_ADMIN_EMAIL: 'root', AUDIT_ADMIN_PASSWORD: 'twelve chars' }, /^AUDIT_ADMIN_EMAIL must be an email address/],
+    [{ AUDIT_COOKIE_SECURE: 'no' }, /^AUDIT_COOKIE_SECURE: must be true or false, got "no"/],
+    [{ AUDIT_COOKIE_SECURE: '0' }, /^AUDIT_COOKIE_SECURE/],
+    [{ AUDIT_SESSION_IDLE_MINUTES: '0' }, /^AUDIT_SESSION_IDLE_MINUTES must be an integer between 1 and 1440/],
+    [{ AUDIT_SESSION_MAX_HOURS: '1.5' }, /^AUDIT_SESSION_MAX_HOURS/],
+    [{ AUDIT_LOGIN_THROTTLE_WINDOW_MINUTES: 'x' }, /^AUDIT_LOGIN_THROTTLE_WINDOW_MINUTES/],
+    [{ AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL: '0' }, /^AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL/],
+    [{ AUDIT_LOGIN_MAX_FAILURES_PER_ADDRESS: '-3' }, /^AUDIT_LOGIN_MAX_FAILURES_PER_ADDRESS/],
+    [{ AUDIT_TRUST_PROXY: 'proxy.internal' }, /^AUDIT_TRUST_PROXY: "proxy.internal" is not an IPv4 or IPv6 CIDR/],
+  ];
+  for (const [env, message] of refused) {
+    assert.throws(
+      () => loadConfig(env),
+      (error: unknown) => error instanceof ConfigError && message.test(error.message) && !error.message.includes(secret),
+      JSON.stringify(env),
+    );
+  }
+});

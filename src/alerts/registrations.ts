@@ -193,3 +193,35 @@ export async function listAttempts(
     next: last ? { createdAt: last.position, id: last.id } : null,
   };
 }
+
+/** A registration as the admin dashboard lists it: with its owner key's id and display prefix. */
+export interface OwnedRegistration extends Registration {
+  keyId: string;
+  /** The key's display form (`ask_AbCd`, `sha256:1a2b3c4d`): never the key, its hash or the challenge. */
+  keyPrefix: string;
+}
+
+/** One page of every key's registrations, newest first (created_at desc, id desc), for admins. */
+export async function listAllRegistrations(
+  db: Kysely<Database>,
+  page: { limit: number; after?: ListPosition },
+): Promise<{ registrations: OwnedRegistration[]; next: ListPosition | null }> {
+  const { limit, after } = page;
+  const rows = await db
+    .selectFrom('webhooks as w')
+    .innerJoin('api_keys as k', 'k.id', 'w.api_key_id')
+    .leftJoin('webhook_attempts as a', 'a.id', 'w.latest_attempt_id')
+    .select(['w.id', 'w.url', 'w.trigger_severity', 'w.trigger_branch', 'w.verified_at', 'w.created_at', 'k.id as key_id', 'k.display'])
+    .select(['a.id as attempt_id', 'a.outcome', 'a.status_code', 'a.reason', 'a.attempted_at', 'a.duration_ms'])
+    .select(sql<string>`to_char(w.created_at at time zone 'UTC', ${sql.raw(POSITION_FORMAT)})`.as('position'))
+    .$if(after !== undefined, (q) => q.where(sql<boolean>`(w.created_at, w.id) < (${after!.createdAt}::timestamptz, ${after!.id}::uuid)`))
+    .orderBy('w.created_at', 'desc')
+    .orderBy('w.id', 'desc')
+    .limit(limit + 1) // one more than asked: whether a next page exists, without a count
+    .execute();
+  const last = rows.length > limit ? rows[limit - 1]! : undefined;
+  return {
+    registrations: rows.slice(0, limit).map((row) => ({ ...registrationOf(row), keyId: row.key_id, keyPrefix: row.display })),
+    next: last ? { createdAt: last.position, id: last.id } : null,
+  };
+}

@@ -6,6 +6,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { AuditControlsTable, Database, FindingsTable } from '../db/schema.ts';
 import type { ListPosition } from '../http/cursor.ts';
 import { notifyWhenQueued, queueFailureEvents } from '../alerts/outbox.ts';
+import { isSerializationFailure, updateTickets } from '../report/tickets.ts';
 import { aiGovernanceControls } from './ai-governance/index.ts';
 import type { Branch, Control, Location, WcagStandard } from './control.ts';
 import type { CrawledPage } from './crawl.ts';
@@ -52,17 +53,38 @@ export interface SaveHooks {
 }
 
 /**
- * Stores the audit (its row, every control's outcome, the findings) and its failure events for
- * the key's matching webhook registrations (the outbox) in ONE statement: data-modifying CTEs over
- * `unnest`, atomic without BEGIN/COMMIT, one round trip. An event can never be lost between the
- * commit and the send, and the NOTIFY for worker processes is part of the same statement.
+ * How often the statement runs again when a concurrent audit of the same origin and pillar
+ * committed under it (src/report/tickets.ts). Each retry gets a fresh snapshot that sees that
+ * audit, so only audits of one origin and pillar arriving faster than they commit retry at all.
+ */
+const SAVE_ATTEMPTS = 8;
+
+/**
+ * Stores the audit (its row, every control's outcome, the findings), its failure events for the
+ * key's matching webhook registrations (the outbox) and its remediation tickets in ONE statement:
+ * data-modifying CTEs over `unnest`, atomic without BEGIN/COMMIT, one round trip. An event can never
+ * be lost between the commit and the send, and the NOTIFY for worker processes is part of the same
+ * statement.
  */
 export async function saveAudit(db: Kysely<Database>, audit: NewAudit, hooks: SaveHooks = {}): Promise<AuditSnapshot> {
   const id = randomUUID();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await insertAudit(db, id, audit, hooks);
+    } catch (error) {
+      // Nothing of a failed statement was stored, so running it again with the same id is safe;
+      // inside a caller's transaction it is not: the failure aborted that transaction.
+      if (!isSerializationFailure(error) || db.isTransaction || attempt === SAVE_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function insertAudit(db: Kysely<Database>, id: string, audit: NewAudit, hooks: SaveHooks): Promise<AuditSnapshot> {
   const { crawled, result } = audit;
   const controls = result.controls;
   const findings = result.findings;
   const column = <T, V>(rows: readonly T[], pick: (row: T) => V) => rows.map(pick);
+  const tickets = updateTickets({ origin: audit.url.origin, branch: audit.branch, controls });
   const saved = await sql<{ created_at: Date; queued: number }>`
     with audit as (
       insert into audits (id, api_key_id, branch, standard, include_warnings, requested_url, final_url, origin, http_status,
@@ -97,8 +119,9 @@ export async function saveAudit(db: Kysely<Database>, audit: NewAudit, hooks: Sa
       ) with ordinality as f(control, status, severity, evidence, selector, snippet, occurrences, rules, act_rules, source, position)
     ), queued as (
       ${queueFailureEvents({ id, apiKeyId: audit.apiKeyId, url: audit.url.href, branch: audit.branch, totals: result.totals, findings })}
-    )
-    select audit.created_at, (select count(*) from queued) as queued, ${notifyWhenQueued()} as notified
+    ), ${tickets.ctes}
+    select audit.created_at, (select count(*) from queued) as queued, ${notifyWhenQueued()} as notified,
+           ${tickets.check} as tickets_checked
     from audit
   `.execute(db);
   const row = saved.rows[0]!;

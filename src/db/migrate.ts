@@ -8,6 +8,8 @@ import * as auditReadback from './migrations/0003_audit_readback.ts';
 import * as webhooks from './migrations/0004_webhooks.ts';
 import * as wcagFindings from './migrations/0005_wcag_findings.ts';
 import * as findingSource from './migrations/0006_finding_source.ts';
+import * as usersSessions from './migrations/0007_users_sessions.ts';
+import * as remediationTickets from './migrations/0008_remediation_tickets.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -16,6 +18,8 @@ const migrations: Record<string, Migration> = {
   '0004_webhooks': webhooks,
   '0005_wcag_findings': wcagFindings,
   '0006_finding_source': findingSource,
+  '0007_users_sessions': usersSessions,
+  '0008_remediation_tickets': remediationTickets,
 };
 
 /**

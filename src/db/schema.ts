@@ -112,6 +112,71 @@ export interface WebhookAttemptsTable {
   attempted_at: Date;
 }
 
+export interface UsersTable {
+  id: string;
+  /** Lower-cased. */
+  email: string;
+  role: 'admin' | 'member';
+  /** scrypt output, base64. */
+  password_hash: string;
+  /** base64. */
+  password_salt: string;
+  scrypt_n: number;
+  scrypt_r: number;
+  scrypt_p: number;
+  scrypt_keylen: number;
+  disabled_at: Date | null;
+  created_at: CreatedAt;
+}
+
+export interface SessionsTable {
+  id: string;
+  /** Hex SHA-256 of the cookie's token; the token itself is never stored. */
+  token_sha256: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: Date;
+  last_seen_at: Date;
+  ended_at: Date | null;
+}
+
+export interface LoginAttemptsTable {
+  id: string;
+  /** Lower-cased, whether or not a user has it. */
+  email: string;
+  /** The throttle's client key: an IPv4 address or an IPv6 /64 prefix. */
+  client_address: string;
+  attempted_at: Date;
+}
+
+/** Migration 0008: one row per failed control per origin and pillar while it fails (src/report/tickets.ts). */
+export interface RemediationTicketsTable {
+  id: string;
+  origin: string;
+  branch: string;
+  control: string;
+  requirement: string;
+  severity: string;
+  /** `open` or `resolved`. */
+  status: string;
+  opened_at: Date;
+  last_failed_at: Date;
+  last_audit_id: string;
+  resolved_at: Date | null;
+  resolved_by_audit_id: string | null;
+  evidence: string;
+  fail_count: number;
+}
+
+/** Migration 0008: the newest audit of each origin and pillar, which alone may change its tickets. */
+export interface RemediationHeadsTable {
+  origin: string;
+  branch: string;
+  audit_id: string;
+  audit_created_at: Date;
+  previous_audit_id: string | null;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   rate_limit_windows: RateLimitWindowsTable;
@@ -122,4 +187,9 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   webhook_rate_limit_windows: RateLimitWindowsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  login_attempts: LoginAttemptsTable;
+  remediation_tickets: RemediationTicketsTable;
+  remediation_heads: RemediationHeadsTable;
 }

@@ -42,6 +42,8 @@ export interface TestServiceOptions {
   fixture?: Fixture;
   /** Name resolution for names outside AUDIT_RESOLVE; default the system's. */
   resolver?: Resolver;
+  /** The report route's renderer, clock and admin guard. */
+  report?: AppDeps['report'];
 }
 
 export async function startTestService(options: TestServiceOptions): Promise<TestService> {
@@ -78,6 +80,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
     rateLimiter: options.rateLimiter,
     webhookRateLimiter: options.webhookRateLimiter,
     ...(options.delivery ? { delivery: options.delivery } : {}),
+    ...(options.report ? { report: options.report } : {}),
     logger: pino(loggerOptions(config.logLevel), sink),
   });
   const observed = observeStatuses(app);

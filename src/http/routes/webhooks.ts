@@ -68,7 +68,7 @@ const LatestAttemptBody = Type.Object({
   durationMs: Type.Integer(),
 });
 
-const EXAMPLE_ATTEMPT = {
+export const EXAMPLE_ATTEMPT = {
   deliveryId: '6a1f0f3e-2b7c-4d7e-9f55-1c2d3e4f5a6b',
   outcome: 'failed',
   statusCode: 503,
@@ -77,7 +77,7 @@ const EXAMPLE_ATTEMPT = {
   durationMs: 41,
 };
 
-const EXAMPLE_REGISTRATION = {
+export const EXAMPLE_REGISTRATION = {
   id: '2f6d8f0a-5a55-4a8e-b1f4-6f1c2d3e4f50',
   url: 'https://hooks.example.com/svc',
   trigger: { severity: 'high', branch: 'privacy' },
@@ -86,7 +86,7 @@ const EXAMPLE_REGISTRATION = {
   latestAttempt: null,
 };
 
-const RegistrationBody = Type.Object(
+export const RegistrationBody = Type.Object(
   {
     id: Type.String(),
     url: Type.String(),
@@ -169,7 +169,7 @@ function latestAttemptJson(attempt: LatestAttempt) {
   };
 }
 
-function registrationJson(registration: Registration) {
+export function registrationJson(registration: Registration) {
   return {
     id: registration.id,
     url: registration.url,

@@ -1,0 +1,243 @@
+// Dashboard sessions: login, the session cookie, reading it back, logout and CSRF tokens.
+// The cookie carries a random 32-byte token; the database holds only its SHA-256 (a token has
+// 256 bits of entropy, so a fast hash under a unique index is enough, as for API keys).
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { parseCookie, stringifySetCookie } from 'cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { AdminConfig } from '../config.ts';
+import type { Database } from '../db/schema.ts';
+import { clientKey, forgetFailures, reserveLoginAttempt } from './login-throttle.ts';
+import { DUMMY_PASSWORD, findCredentials, normaliseEmail, verifyPassword, type PasswordVerifier, type Role } from './users.ts';
+
+export const SESSION_COOKIE = 'svc_session';
+
+export interface AdminSession {
+  sessionId: string;
+  userId: string;
+  email: string;
+  role: Role;
+  csrfToken: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by `requireAdmin`: the admin whose session made the request. */
+    adminSession?: AdminSession;
+  }
+}
+
+/** What the session functions read from the configuration: the whole `Config` will do. */
+export interface SessionSettings {
+  admin: AdminConfig;
+}
+
+/** last_seen_at is written at most this often per session, not on every request. */
+export const LAST_SEEN_RESOLUTION_MS = 60_000;
+
+/** 32 random bytes in base64url: 43 characters of the URL-safe alphabet. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function hashSessionToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Starts a session for the user; the token goes into the cookie and nowhere else. */
+export async function createSession(
+  db: Kysely<Database>,
+  user: { id: string; email: string; role: Role },
+  now = new Date(),
+): Promise<{ token: string; session: AdminSession }> {
+  const token = newToken();
+  const session = { sessionId: randomUUID(), userId: user.id, email: user.email, role: user.role, csrfToken: newToken() };
+  await db
+    .insertInto('sessions')
+    .values({
+      id: session.sessionId,
+      token_sha256: hashSessionToken(token),
+      user_id: user.id,
+      csrf_token: session.csrfToken,
+      created_at: now,
+      last_seen_at: now,
+    })
+    .execute();
+  return { token, session };
+}
+
+function tokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  const token = parseCookie(header)[SESSION_COOKIE];
+  // Anything else cannot be a token we issued: no query for it.
+  return token !== undefined && TOKEN_PATTERN.test(token) ? token : undefined;
+}
+
+/**
+ * The session the request's `svc_session` cookie names, when it is open, neither idle nor older
+ * than the absolute timeout, and its user is not disabled; undefined otherwise. A session found
+ * expired is ended on the spot. Refreshes last-seen at most once a minute.
+ */
+export async function readSession(
+  db: Kysely<Database>,
+  request: FastifyRequest,
+  config: SessionSettings,
+  now = new Date(),
+): Promise<AdminSession | undefined> {
+  const token = tokenOf(request);
+  if (!token) return undefined;
+  const row = await db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['s.id', 's.user_id', 's.csrf_token', 's.created_at', 's.last_seen_at', 's.ended_at', 'u.email', 'u.role', 'u.disabled_at'])
+    .where('s.token_sha256', '=', hashSessionToken(token))
+    .executeTakeFirst();
+  if (!row || row.ended_at !== null || row.disabled_at !== null) return undefined;
+  const { idleTimeoutMs, absoluteTimeoutMs } = config.admin;
+  const idle = now.getTime() - row.last_seen_at.getTime();
+  if (idle >= idleTimeoutMs || now.getTime() - row.created_at.getTime() >= absoluteTimeoutMs) {
+    await db.updateTable('sessions').set({ ended_at: now }).where('id', '=', row.id).where('ended_at', 'is', null).execute();
+    return undefined;
+  }
+  if (idle >= LAST_SEEN_RESOLUTION_MS) {
+    await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', row.id).where('last_seen_at', '<', now).execute();
+  }
+  return { sessionId: row.id, userId: row.user_id, email: row.email, role: row.role, csrfToken: row.csrf_token };
+}
+
+export const FORBIDDEN = { error: 'forbidden' } as const;
+
+/**
+ * A hook (preHandler, or onRequest to refuse before the body is read) for admin-only routes:
+ * 403 `{"error":"forbidden"}` for a missing, unknown, ended, expired, disabled-user or member
+ * session, all alike; otherwise sets `request.adminSession`.
+ */
+export function requireAdmin(db: Kysely<Database>, config: SessionSettings) {
+  return async function requireAdminSession(request: FastifyRequest, reply: FastifyReply) {
+    const session = await readSession(db, request, config);
+    if (!session || session.role !== 'admin') return reply.code(403).send(FORBIDDEN);
+    request.adminSession = session;
+  };
+}
+
+export interface LoginOptions {
+  now?: Date;
+  /** Tests count calls through it: an unknown email must cost a verification like a known one. */
+  verifyPassword?: PasswordVerifier;
+}
+
+export type LoginOutcome =
+  | { outcome: 'signed-in'; token: string; session: AdminSession }
+  /** `userId` when the email is a user's, for the operator log (never the typed email: it may be a password). */
+  | { outcome: 'invalid'; userId?: string }
+  | { outcome: 'throttled'; retryAfterSeconds: number };
+
+/**
+ * A login with the throttle's wait when refused: the route's form of `login`.
+ * Unknown email, wrong password and disabled user are one outcome, reached through the same work
+ * (one user lookup, one scrypt run), so neither the answer nor its time tells which it was.
+ * While throttled no password is checked at all, so a correct one cannot be told from a wrong one.
+ */
+export async function attemptLogin(
+  db: Kysely<Database>,
+  config: SessionSettings,
+  email: string,
+  password: string,
+  clientAddress: string,
+  options: LoginOptions = {},
+): Promise<LoginOutcome> {
+  const now = options.now ?? new Date();
+  const name = normaliseEmail(email);
+  const client = clientKey(clientAddress);
+  const reservation = await reserveLoginAttempt(db, name, client, now, config.admin.loginThrottle);
+  if ('retryAfterSeconds' in reservation) return { outcome: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
+  const found = await findCredentials(db, name);
+  const verify = options.verifyPassword ?? verifyPassword;
+  const matches = await verify(found?.password ?? DUMMY_PASSWORD, password);
+  // The attempt stays recorded: it is now a failure.
+  if (!found) return { outcome: 'invalid' };
+  if (!matches || found.user.disabledAt !== null) return { outcome: 'invalid', userId: found.user.id };
+  await forgetFailures(db, name, client);
+  // Sessions past the absolute timeout can never be valid again: logins keep the table small.
+  await db.deleteFrom('sessions').where('created_at', '<', new Date(now.getTime() - config.admin.absoluteTimeoutMs)).execute();
+  const { token, session } = await createSession(db, found.user, now);
+  return { outcome: 'signed-in', token, session };
+}
+
+/** The shared interface's login; `attemptLogin` also says how long a throttled client must wait. */
+export async function login(
+  db: Kysely<Database>,
+  config: SessionSettings,
+  email: string,
+  password: string,
+  clientAddress: string,
+  options: LoginOptions = {},
+): Promise<{ token: string; session: AdminSession } | 'invalid' | 'throttled'> {
+  const result = await attemptLogin(db, config, email, password, clientAddress, options);
+  return result.outcome === 'signed-in' ? { token: result.token, session: result.session } : result.outcome;
+}
+
+/**
+ * HttpOnly (no script reads it), SameSite=Strict (no cross-site request carries it), Path=/, and
+ * Secure unless AUDIT_COOKIE_SECURE=false. Max-Age is the absolute timeout: the browser drops it
+ * when the server would refuse it anyway.
+ */
+export function setSessionCookie(reply: FastifyReply, token: string, config: SessionSettings): void {
+  reply.header(
+    'set-cookie',
+    stringifySetCookie({
+      name: SESSION_COOKIE,
+      value: token,
+      httpOnly: true,
+      sameSite: 'strict',
+      path: '/',
+      secure: config.admin.cookieSecure,
+      maxAge: Math.floor(config.admin.absoluteTimeoutMs / 1000),
+    }),
+  );
+}
+
+export function clearSessionCookie(reply: FastifyReply, config: SessionSettings): void {
+  reply.header(
+    'set-cookie',
+    stringifySetCookie({
+      name: SESSION_COOKIE,
+      value: '',
+      httpOnly: true,
+      sameSite: 'strict',
+      path: '/',
+      secure: config.admin.cookieSecure,
+      maxAge: 0,
+      expires: new Date(0),
+    }),
+  );
+}
+
+/** Ends the session the request's cookie names, if any; idempotent. */
+export async function logout(db: Kysely<Database>, request: FastifyRequest, now = new Date()): Promise<void> {
+  const token = tokenOf(request);
+  if (!token) return;
+  await db.updateTable('sessions').set({ ended_at: now }).where('token_sha256', '=', hashSessionToken(token)).where('ended_at', 'is', null).execute();
+}
+
+/**
+ * Whether a submitted CSRF token (a form's `_csrf`, an `X-CSRF-Token` header) is the session's.
+ * Compared as SHA-256 digests, so the comparison takes the same time whatever the lengths.
+ */
+export function checkCsrf(session: AdminSession, submittedToken: unknown): boolean {
+  if (typeof submittedToken !== 'string' || submittedToken === '') return false;
+  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+  return timingSafeEqual(digest(session.csrfToken), digest(submittedToken));
+}
+
+/**
+ * A preHandler for JSON admin endpoints that change state, after `requireAdmin`: the session's
+ * CSRF token must come back in `X-CSRF-Token`, else 403 `{"error":"forbidden"}`.
+ */
+export async function requireCsrfHeader(request: FastifyRequest, reply: FastifyReply) {
+  const session = request.adminSession;
+  if (!session || !checkCsrf(session, request.headers['x-csrf-token'])) return reply.code(403).send(FORBIDDEN);
+}
