@@ -26,6 +26,8 @@ export interface AnalysisInput {
    * request's); absent: deterministic rules only.
    */
   ai?: { step: WcagAi; log: AiLog } | undefined;
+  /** Aborts when the request's client goes away; the WCAG AI step cancels its call on it. */
+  signal?: AbortSignal | undefined;
 }
 
 export type BranchAnalysis =
@@ -46,11 +48,11 @@ export const branchAnalyses: Record<Branch, BranchAnalysis> = {
   wcag: {
     available: true,
     // With the AI step, an AnalysisFailedError propagates: the audit is not persisted (502).
-    analyse: async ({ crawled, includeWarnings, standard, ai }) => {
+    analyse: async ({ crawled, includeWarnings, standard, ai, signal }) => {
       const page = buildPage(crawled.html, crawled.finalUrl);
       return ai === undefined
         ? analyseWcag(page, standard ?? 'WCAG21AA', includeWarnings)
-        : analyseWcagWithAi(page, standard ?? 'WCAG21AA', includeWarnings, { ai: ai.step, log: ai.log });
+        : analyseWcagWithAi(page, standard ?? 'WCAG21AA', includeWarnings, { ai: ai.step, log: ai.log, signal });
     },
   },
 };

@@ -21,8 +21,12 @@ export interface AuditDeps {
   ai?: WcagAi | undefined;
 }
 
-/** `log` is the request's logger, for what the analysis saw of the network (never in a finding). */
-export async function runAudit(deps: AuditDeps, request: AuditRequest, log: AnalysisInput['log'] & AiLog): Promise<AuditSnapshot> {
+/**
+ * `log` is the request's logger, for what the analysis saw of the network (never in a finding).
+ * `signal` aborts when the client goes away: the WCAG AI step then cancels its call and throws
+ * AnalysisCancelledError, so nothing is persisted.
+ */
+export async function runAudit(deps: AuditDeps, request: AuditRequest, log: AnalysisInput['log'] & AiLog, signal?: AbortSignal): Promise<AuditSnapshot> {
   const analysis = branchAnalyses[request.branch];
   if (!analysis.available) throw new Error(`branch ${request.branch} is not available`);
   const crawled = await crawl(deps.fetcher, request.url, deps.crawlLimits);
@@ -34,6 +38,7 @@ export async function runAudit(deps: AuditDeps, request: AuditRequest, log: Anal
     log,
     standard: request.standard,
     ai: request.branch === 'wcag' && deps.ai !== undefined ? { step: deps.ai, log } : undefined,
+    signal,
   });
   return saveAudit(deps.db, { ...request, crawled, result }, { onEventsQueued: deps.onEventsQueued });
 }

@@ -2,10 +2,12 @@
 // from the HTTPS fixture and asks a fake OpenAI-compatible server on loopback (real HTTP, scripted
 // per test) the judgement questions. Conformant answers merge as `source: "ai"` warnings and read
 // back equal to the 201; a retry rescues one bad answer; two bad answers or two timeouts are a 502
-// with nothing persisted (no audit, no findings, no outbox row) and the rate-limit slot spent; no
-// key or secret reaches the provider; each standard asks only its own criteria.
+// with nothing persisted (no audit, no findings, no outbox row) and the rate-limit slot spent; a
+// client that hangs up cancels the model's call and nothing is persisted; no key or secret
+// reaches the provider; each standard asks only its own criteria.
 import assert from 'node:assert/strict';
-import type { ServerResponse } from 'node:http';
+import http, { type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { createApiKey } from '../../src/auth/api-keys.ts';
@@ -282,6 +284,55 @@ describe('502 {"error":"analysis failed"}: nothing persisted, the slot stays tak
   test('provider error, twice', async () => {
     await expectAnalysisFailed([{ status: 500 }, { status: 503 }], 'http-status');
   });
+});
+
+test('a client that closes the connection cancels the call to the model: the provider sees it aborted, nothing is persisted, the log says so at info', { timeout: 60_000 }, async () => {
+  // Its own instance over the same database and pages, listening on loopback (the close needs a
+  // real socket), with a call timeout far beyond what the cancelled call takes (without the
+  // cancellation, the timeout and then the scripted retry would end the request, with a 201).
+  const listening = await startTestService({
+    database,
+    fixture: service.fixture,
+    routes: {},
+    delivery: { enabled: false },
+    env: { AUDIT_RATE_LIMIT: '1000', AUDIT_AI_BASE_URL: ai.baseUrl, AUDIT_AI_MODEL: 'fake-model', AUDIT_AI_TIMEOUT_MS: '10000' },
+  });
+  try {
+    await listening.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = listening.app.server.address() as AddressInfo;
+    script({ hang: true }, answerAll());
+    const before = await persisted();
+    const client = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/api/v1/audit',
+      headers: { 'content-type': 'application/json', 'x-api-key': listening.apiKey },
+    });
+    const answered = new Promise<string>((resolve) => {
+      client.on('response', (res) => resolve(`answered ${res.statusCode}`));
+      client.on('close', () => resolve('no answer'));
+    });
+    client.on('error', () => {}); // the socket destroyed below
+    client.end(JSON.stringify({ url: listening.pageUrl('/library') }));
+    // The model has the question: the client hangs up.
+    while (ai.calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    client.destroy();
+    assert.equal(await ai.calls[0]!.ended, 'aborted', 'the provider sees its request aborted');
+    assert.equal(await answered, 'no answer');
+    // The request has ended when the route logs the cancellation (or, were it not cancelled, the step's answer).
+    const ending = () => listening.logs.find((l) => typeof l.msg === 'string' && /^(client closed the connection|AI step answered|AI step failed)/.test(l.msg));
+    while (ending() === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+    const line = ending()!;
+    assert.match(String(line.msg), /^client closed the connection: WCAG AI step cancelled, nothing persisted/);
+    assert.equal(line.level, 30);
+    assert.equal(line.aiCallsAborted, true);
+    assert.deepEqual(await persisted(), before, 'no audit, no findings, no outbox row');
+    assert.equal(ai.calls.length, 1, 'no retry after a cancellation');
+    assert.ok(!listening.logs.some((l) => typeof l.msg === 'string' && /AI step (attempt \d )?failed/.test(l.msg)), 'a cancellation is not logged as a failure');
+  } finally {
+    await listening.close();
+  }
 });
 
 test('no key or secret reaches the provider: the AI key only in Authorization, never the API key, the page’s hidden token or a webhook secret', async () => {

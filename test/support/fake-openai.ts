@@ -5,7 +5,7 @@
 //
 //   const ai = await startFakeOpenAi([{ answer: { judgements: [...] } }, { status: 500 }]);
 //   const config = { baseUrl: ai.baseUrl, apiKey: 'k', model: 'm', timeoutMs: 200 };
-//   ... ai.calls[0].body.messages, ai.calls[0].headers.authorization ...
+//   ... ai.calls[0].body.messages, ai.calls[0].headers.authorization, await ai.calls[0].ended ...
 //   await ai.close();
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { startHttpFixture, type Fixture } from './https-fixture.ts';
@@ -37,6 +37,8 @@ export interface FakeCall {
     response_format?: { type?: string; json_schema?: { name?: string; strict?: boolean; schema?: unknown } };
     [field: string]: unknown;
   };
+  /** Settles when the exchange ends: `answered` once the response is sent, `aborted` when the client went away first. */
+  ended: Promise<'answered' | 'aborted'>;
 }
 
 export interface FakeOpenAi {
@@ -76,7 +78,8 @@ export async function startFakeOpenAi(steps: FakeStep[] = []): Promise<FakeOpenA
       } catch {
         body = {};
       }
-      const call = { headers: req.headers, raw: recorded.body, body };
+      const ended = new Promise<'answered' | 'aborted'>((resolve) => res.once('close', () => resolve(res.writableFinished ? 'answered' : 'aborted')));
+      const call = { headers: req.headers, raw: recorded.body, body, ended };
       calls.push(call);
       const next = queue.shift();
       const step = next !== undefined && 'reply' in next ? next.reply(call) : next;

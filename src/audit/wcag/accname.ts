@@ -9,6 +9,7 @@
 import { isTag, isText, type AnyNode, type Element } from 'domhandler';
 import { inputType, roleDefinition } from './aria.ts';
 import type { WcagContext } from './context.ts';
+import { ATTRIBUTE } from './element-memo.ts';
 import { UNKNOWN } from './styles.ts';
 
 const NAME_MAX = 2000;
@@ -34,8 +35,11 @@ export function accessibleName(ctx: WcagContext, el: Element): string {
   return flatten(compute(ctx, el, { visited: new Set(), labelledBy: false, recursing: false, root: el }));
 }
 
+/** Whitespace that collapsing would change: any but a single plain space. */
+const UNCOLLAPSED = /[^\S ]| \s/;
+
 function flatten(text: string): string {
-  const collapsed = text.replace(/[\s\u00a0]+/g, ' ').trim();
+  const collapsed = (UNCOLLAPSED.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
   return collapsed.length > NAME_MAX ? collapsed.slice(0, NAME_MAX) : collapsed;
 }
 
@@ -45,8 +49,9 @@ function compute(ctx: WcagContext, el: Element, t: Traversal): string {
   // 2A: hidden, and not reached through aria-labelledby.
   if (!t.labelledBy && t.recursing && ctx.isProgrammaticallyHidden(el) === true) return '';
   const role = ctx.role(el);
+  const attributes = ctx.attributes(el);
   // 2B: aria-labelledby, not followed a second time within a traversal.
-  if (!t.labelledBy) {
+  if (!t.labelledBy && attributes & ATTRIBUTE.aria) {
     const ids = (el.attribs['aria-labelledby'] ?? '').trim();
     if (ids !== '') {
       const parts: string[] = [];
@@ -65,7 +70,7 @@ function compute(ctx: WcagContext, el: Element, t: Traversal): string {
     if (value !== undefined) return value;
   }
   // 2D: aria-label.
-  const ariaLabel = (el.attribs['aria-label'] ?? '').trim();
+  const ariaLabel = attributes & ATTRIBUTE.aria ? (el.attribs['aria-label'] ?? '').trim() : '';
   if (ariaLabel !== '' && !(t.recursing && (role === 'none' || role === 'presentation'))) return ariaLabel;
   // 2E: the host language's own label.
   if (role !== 'none' && role !== 'presentation') {
@@ -78,7 +83,7 @@ function compute(ctx: WcagContext, el: Element, t: Traversal): string {
     if (content.trim() !== '') return content;
   }
   // 2I: the tooltip.
-  const title = (el.attribs.title ?? '').trim();
+  const title = attributes & ATTRIBUTE.title ? el.attribs.title!.trim() : '';
   if (title !== '') return title;
   if ((el.name === 'input' || el.name === 'textarea') && !t.recursing) {
     const placeholder = (el.attribs.placeholder ?? el.attribs['aria-placeholder'] ?? '').trim();

@@ -31,6 +31,9 @@ export function roleDefinition(role: string): RoleDefinition | undefined {
   return ROLE_DEFINITIONS.get(role);
 }
 
+/** Roles whose children are presentational (button, img, checkbox, tab, …). */
+export const CHILDREN_PRESENTATIONAL_ROLES: readonly string[] = [...ROLE_DEFINITIONS].filter(([, def]) => def.childrenPresentational).map(([name]) => name);
+
 /** A role token that names a concrete (non-abstract) WAI-ARIA role. */
 export function isConcreteRole(token: string): boolean {
   const def = roleDefinition(token);
@@ -90,6 +93,11 @@ for (const [concept, roleSet] of elementRoles.entries()) {
   CONCEPTS_BY_TAG.set(c.name, list);
 }
 for (const list of CONCEPTS_BY_TAG.values()) list.sort((a, b) => (b.concept.attributes?.length ?? 0) - (a.concept.attributes?.length ?? 0));
+
+/** Tags whose every concept names no attribute: their implicit role is the tag's alone (div, p, ul, …). */
+const ROLE_OF_TAG = new Map<string, string | null>(
+  [...CONCEPTS_BY_TAG].filter(([, list]) => list.every(({ concept }) => (concept.attributes?.length ?? 0) === 0)).map(([tag, list]) => [tag, list[0]?.roles[0] ?? null]),
+);
 
 const SECTIONING = new Set(['article', 'aside', 'main', 'nav', 'section']);
 /** Input types whose implicit role is textbox (or combobox with a list), per HTML-AAM: an unknown type is text. */
@@ -160,6 +168,8 @@ export function implicitRole(el: Element, roleOf: (el: Element) => string | null
   if (name === 'svg') return 'graphics-document';
   if (name === 'summary') return detailsSummary(el) ? 'button' : null;
   if (name === 'search') return 'search';
+  const fixed = ROLE_OF_TAG.get(name);
+  if (fixed !== undefined) return fixed;
   const concepts = CONCEPTS_BY_TAG.get(name);
   if (concepts === undefined) return null;
   for (const { concept, roles: conceptRoles } of concepts) {

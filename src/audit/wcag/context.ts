@@ -13,7 +13,8 @@ import { locate } from '../page.ts';
 import { parentElement } from '../page/dom.ts';
 import { NOT_RENDERED } from '../page/visibility.ts';
 import { accessibleName } from './accname.ts';
-import { explicitRole, implicitRole, GLOBAL_PROPERTIES, roleDefinition } from './aria.ts';
+import { ATTRIBUTE, attributeFlags, DocumentOrder, ElementMemo } from './element-memo.ts';
+import { explicitRole, implicitRole, GLOBAL_PROPERTIES } from './aria.ts';
 import { StyleIndex, UNKNOWN, parseLength } from './styles.ts';
 
 export type Tri = boolean | undefined;
@@ -29,6 +30,8 @@ export function not(a: Tri): Tri {
 
 /** Elements that may take focus by default (HTML's focusable areas), before `disabled` and `tabindex`. */
 const NATIVELY_FOCUSABLE = new Set(['button', 'select', 'textarea', 'iframe']);
+/** Any character `String#trim` would keep. */
+const NOT_BLANK = /\S/;
 const DISABLEABLE = new Set(['button', 'input', 'select', 'textarea', 'fieldset', 'optgroup', 'option']);
 
 /** Per-element facts computed in the walk, parents before children. */
@@ -44,6 +47,9 @@ interface ElementState {
   /** Inside content that is positioned or clipped out of sight, or fully transparent. */
   visuallyHidden: Tri;
 }
+
+/** Attributes that change an element's state from its parent's. */
+const STATE_ATTRIBUTES = ATTRIBUTE.hidden | ATTRIBUTE.ariaHidden | ATTRIBUTE.inert;
 
 export interface WcagOptions {
   /** The document is HTML (false for the SVG and XML documents of the ACT test suite). */
@@ -67,14 +73,18 @@ export class WcagContext {
   readonly styledElements: Element[] = [];
   /** Every element carrying a `lang` attribute (any namespace spelling), `<html>` included. */
   readonly langElements: Element[] = [];
+  /** Elements with a direct text child that is not blank, in document order: where text is drawn. */
+  readonly textElements: Element[] = [];
   /** Elements that are focusable by markup (before hiddenness), in document order. */
   readonly focusCandidates: Element[] = [];
   readonly htmlElement: Element | null;
   /** The page links style sheets (or imports them): CSS the service does not fetch may apply. */
   readonly externalStyles: boolean;
-  private readonly state = new Map<Element, ElementState>();
-  private readonly roleMemo = new Map<Element, string | null>();
-  private readonly nameMemo = new Map<Element, string>();
+  /** Each element's position, for the memos of per-element facts. */
+  readonly documentOrder: DocumentOrder;
+  private readonly state: ElementMemo<ElementState>;
+  private readonly roleMemo: ElementMemo<string | null>;
+  private readonly nameMemo: ElementMemo<string>;
   private readonly byRoleMemo = new Map<string, Element[]>();
 
   constructor(page: Page, options: WcagOptions) {
@@ -83,31 +93,47 @@ export class WcagContext {
     const elements: Element[] = [];
     const styleTexts: string[] = [];
     // One iterative walk: elements in document order, the indexes, the style sheets.
-    const stack: AnyNode[] = [...page.document.children].reverse();
+    const { byTag, langElements, ariaElements, roleElements, styledElements, textElements, focusCandidates } = this;
+    const elementFlags: number[] = [];
+    const stack: Element[] = [];
+    for (let i = page.document.children.length - 1; i >= 0; i--) {
+      const child = page.document.children[i]!;
+      if (isTag(child)) stack.push(child);
+    }
     while (stack.length > 0) {
       const node = stack.pop()!;
-      if (!isTag(node)) continue;
       elements.push(node);
       const tag = node.name;
-      push(this.byTag, tag, node);
-      const attribs = node.attribs;
-      let hasAria = false;
-      for (const name in attribs) {
-        if (name.startsWith('aria-')) hasAria = true;
-        else if (name === 'lang' || name === 'xml:lang') {
-          if (this.langElements[this.langElements.length - 1] !== node) this.langElements.push(node);
-        }
+      const sameTag = byTag.get(tag);
+      if (sameTag === undefined) byTag.set(tag, [node]);
+      else sameTag.push(node);
+      const flags = attributeFlags(node);
+      elementFlags.push(flags);
+      if (flags !== 0) {
+        if (flags & ATTRIBUTE.lang) langElements.push(node);
+        if (flags & ATTRIBUTE.aria) ariaElements.push(node);
+        if (flags & ATTRIBUTE.role) roleElements.push(node);
+        if (flags & ATTRIBUTE.style) styledElements.push(node);
       }
-      if (hasAria) this.ariaElements.push(node);
-      if (attribs.role !== undefined) this.roleElements.push(node);
-      if (attribs.style !== undefined) this.styledElements.push(node);
-      if (tag === 'label' && attribs.for !== undefined) push(this.labelsFor, attribs.for, node);
+      if (tag === 'label' && node.attribs.for !== undefined) push(this.labelsFor, node.attribs.for, node);
       if (tag === 'style') styleTexts.push(textOf(node));
-      if (this.markupFocusable(node)) this.focusCandidates.push(node);
-      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+      if (this.markupFocusable(node, flags)) focusCandidates.push(node);
+      const children = node.children;
+      let text = false;
+      for (let i = children.length - 1; i >= 0; i--) {
+        const child = children[i]!;
+        if (isTag(child)) stack.push(child);
+        else if (!text && isText(child) && NOT_BLANK.test(child.data)) text = true;
+      }
+      if (text) textElements.push(node);
     }
     this.elements = elements;
-    this.styles = new StyleIndex(styleTexts);
+    this.documentOrder = new DocumentOrder(elements, elementFlags);
+    this.state = this.memo();
+    this.roleMemo = this.memo();
+    this.nameMemo = this.memo();
+    this.locationMemo = this.memo();
+    this.styles = new StyleIndex(styleTexts, this.documentOrder);
     this.htmlElement = this.byTag.get('html')?.[0] ?? null;
     this.externalStyles =
       (this.byTag.get('link') ?? []).some((l) => /(?:^|\s)stylesheet(?:\s|$)/i.test(l.attribs.rel ?? '')) || styleTexts.some((t) => /@import\b/i.test(t));
@@ -120,7 +146,8 @@ export class WcagContext {
     const attribs = el.attribs;
     // Most elements declare nothing the rules read: they take their parent's state as it is.
     const styled = this.styles.declaresAny(el);
-    if (up !== undefined && !styled && !NOT_RENDERED.has(el.name) && parent!.name !== 'iframe' && el.name !== 'dialog' && attribs.hidden === undefined && attribs['aria-hidden'] === undefined && attribs.inert === undefined) {
+    const flags = this.documentOrder.flagsOf(el);
+    if (up !== undefined && !styled && (flags & STATE_ATTRIBUTES) === 0 && !NOT_RENDERED.has(el.name) && parent!.name !== 'iframe' && el.name !== 'dialog') {
       return up;
     }
     let rendered: Tri = up?.rendered ?? true;
@@ -224,20 +251,24 @@ export class WcagContext {
    * otherwise the implicit role.
    */
   role(el: Element): string | null {
-    if (this.roleMemo.has(el)) return this.roleMemo.get(el)!;
-    const explicit = explicitRole(el);
+    const known = this.roleMemo.get(el);
+    if (known !== undefined) return known;
+    const explicit = this.documentOrder.flagsOf(el) & ATTRIBUTE.role ? explicitRole(el) : null;
     let role: string | null;
     if ((explicit === 'none' || explicit === 'presentation') && (this.isFocusable(el) || this.hasGlobalAria(el))) {
-      role = implicitRole(el, (a) => this.role(a));
-    } else role = explicit ?? implicitRole(el, (a) => this.role(a));
+      role = implicitRole(el, this.roleOf);
+    } else role = explicit ?? implicitRole(el, this.roleOf);
     // An img with alt="" that is focusable or carries global ARIA is an img, not presentation.
     if (role === 'presentation' && explicit === null && (this.isFocusable(el) || this.hasGlobalAria(el))) role = 'img';
     this.roleMemo.set(el, role);
     return role;
   }
 
+  private readonly roleOf = (el: Element): string | null => this.role(el);
+
   /** Carries a global ARIA state or property (aria-hidden aside): presentational conflict resolution then keeps the implicit role. */
   hasGlobalAria(el: Element): boolean {
+    if ((this.documentOrder.flagsOf(el) & ATTRIBUTE.aria) === 0) return false;
     for (const name in el.attribs) if (name !== 'aria-hidden' && GLOBAL_PROPERTIES.has(name)) return true;
     return false;
   }
@@ -258,11 +289,25 @@ export class WcagContext {
     return list;
   }
 
-  private orderMemo: Map<Element, number> | undefined;
-  /** Each element's position in document order (built once, on first use). */
-  order(): ReadonlyMap<Element, number> {
-    if (this.orderMemo === undefined) this.orderMemo = new Map(this.elements.map((el, i) => [el, i]));
-    return this.orderMemo;
+  /** Elements whose semantic role is any of `roles`, in document order. */
+  withAnyRole(roles: readonly string[]): Element[] {
+    const out = roles.flatMap((role) => this.withRole(role));
+    return roles.length > 1 ? out.sort((a, b) => this.position(a) - this.position(b)) : out;
+  }
+
+  /** Which of the attributes in ATTRIBUTE the element carries (read once, in the walk). */
+  attributes(el: Element): number {
+    return this.documentOrder.flagsOf(el);
+  }
+
+  /** A memo of one fact per element of this page. */
+  memo<T>(): ElementMemo<T> {
+    return new ElementMemo<T>(this.documentOrder);
+  }
+
+  /** The element's position in document order (elements of another document come last). */
+  position(el: Element): number {
+    return this.documentOrder.positionOf(el) ?? this.elements.length;
   }
 
   tagged(tag: string): readonly Element[] {
@@ -287,9 +332,9 @@ export class WcagContext {
     return match === null ? null : Number.parseInt(match[1]!, 10);
   }
 
-  private markupFocusable(el: Element): boolean {
-    if (el.attribs.tabindex !== undefined && this.tabindex(el) !== null) return true;
-    if (el.attribs.contenteditable !== undefined && el.attribs.contenteditable.toLowerCase() !== 'false') return true;
+  private markupFocusable(el: Element, flags = this.documentOrder.flagsOf(el)): boolean {
+    if (flags & ATTRIBUTE.tabindex && this.tabindex(el) !== null) return true;
+    if (flags & ATTRIBUTE.contenteditable && el.attribs.contenteditable!.toLowerCase() !== 'false') return true;
     const tag = el.name;
     if (NATIVELY_FOCUSABLE.has(tag)) return true;
     if (tag === 'input') return (el.attribs.type ?? '').trim().toLowerCase() !== 'hidden';
@@ -336,13 +381,15 @@ export class WcagContext {
     return el.attribs.contenteditable !== undefined && el.attribs.contenteditable.toLowerCase() !== 'false';
   }
 
-  /** Whether the role's definition says its children are presentational (button, img, checkbox, …). */
-  childrenPresentational(role: string | null): boolean {
-    return role !== null && roleDefinition(role)?.childrenPresentational === true;
-  }
-
+  private readonly locationMemo: ElementMemo<Location>;
+  /** Where the element is (memoised: several rules and criteria report the same elements). */
   locate(el: Element): Location {
-    return locate(this.page, el);
+    let location = this.locationMemo.get(el);
+    if (location === undefined) {
+      location = locate(this.page, el);
+      this.locationMemo.set(el, location);
+    }
+    return location;
   }
 
   /** The first element with this id, as getElementById finds it. */

@@ -48,6 +48,44 @@ interface Tally {
   note: string;
 }
 
+/** How many outcomes of each rule, the first distinct notes, and the first target with an element. */
+class Summary {
+  count = 0;
+  /** The rules in the order of their first outcome, and how many outcomes each. */
+  readonly rules: WcagRule[] = [];
+  readonly counts: number[] = [];
+  readonly notes: string[] = [];
+  judgement = false;
+  first: LocatedResult | undefined;
+
+  add(rule: WcagRule, result: LocatedResult, note: string): void {
+    this.count++;
+    // A rule's outcomes come together: the last rule is almost always the one.
+    const last = this.rules.length - 1;
+    const at = this.rules[last] === rule ? last : this.rules.indexOf(rule);
+    if (at < 0) {
+      this.rules.push(rule);
+      this.counts.push(1);
+      if (rule.judgement === true) this.judgement = true;
+    } else this.counts[at]!++;
+    if (note !== '' && this.notes.length < 3 && !this.notes.includes(note)) this.notes.push(note);
+    if (this.first === undefined && result.element !== null) this.first = result;
+  }
+}
+
+/**
+ * One criterion's outcomes. Fails and cantTells are kept, as they become the finding; passes,
+ * thousands on a large page (every text passes or fails contrast), are only summarised.
+ */
+class CriterionOutcomes {
+  readonly failed: Tally[] = [];
+  readonly unsure: Tally[] = [];
+  readonly passed = new Summary();
+  get size(): number {
+    return this.failed.length + this.unsure.length + this.passed.count;
+  }
+}
+
 function version(standard: WcagStandard): string {
   return standard.startsWith('WCAG22') ? '2.2' : '2.1';
 }
@@ -57,7 +95,7 @@ function version(standard: WcagStandard): string {
  * finding speaks for the element). Only judgement rules' cantTell outcomes are touched.
  */
 function merged(rule: WcagRule, result: LocatedResult, merge: AiMerge | undefined): Pick<Tally, 'outcome' | 'note'> | undefined {
-  if (merge === undefined || rule.judgement !== true || result.outcome !== 'cantTell') return { outcome: result.outcome, note: result.note };
+  if (merge === undefined || rule.judgement !== true || result.outcome !== 'cantTell') return result;
   const verdict = merge.verdicts.get(aiTargetKey(rule.id, result.location?.selector ?? ':root'));
   if (verdict === undefined) return { outcome: 'cantTell', note: NOT_SHOWN_NOTE };
   if (verdict === 'pass') return { outcome: 'passed', note: 'judged to pass by the AI step' };
@@ -66,35 +104,43 @@ function merged(rule: WcagRule, result: LocatedResult, merge: AiMerge | undefine
 
 export function aggregate(runs: readonly RuleRun[], standard: WcagStandard, includeWarnings: boolean, ai: AiUse, merge?: AiMerge): AuditResult {
   const inStandard = STANDARD_CRITERIA[standard];
-  const byCriterion = new Map<WcagCriterion, Tally[]>();
+  const byCriterion = new Map<WcagCriterion, CriterionOutcomes>();
   /** Criteria with an outcome the AI covers (so the criterion applies even when no tally is left). */
   const covered = new Set<WcagCriterion>();
   for (const { rule, results } of runs) {
+    const criteria: CriterionOutcomes[] = [];
     for (const criterion of rule.criteria) {
       if (!inStandard.has(criterion)) continue;
-      const list = byCriterion.get(criterion) ?? [];
-      for (const result of results) {
-        const counted = merged(rule, result, merge);
-        if (counted === undefined) covered.add(criterion);
-        else list.push({ rule, result, ...counted });
+      let outcomes = byCriterion.get(criterion);
+      if (outcomes === undefined) byCriterion.set(criterion, (outcomes = new CriterionOutcomes()));
+      criteria.push(outcomes);
+      if (merge !== undefined && rule.judgement === true && results.some((r) => merged(rule, r, merge) === undefined)) covered.add(criterion);
+    }
+    if (criteria.length === 0) continue;
+    for (const result of results) {
+      const counted = merged(rule, result, merge);
+      if (counted === undefined) continue;
+      for (const outcomes of criteria) {
+        if (counted.outcome === 'passed') outcomes.passed.add(rule, result, counted.note);
+        else (counted.outcome === 'failed' ? outcomes.failed : outcomes.unsure).push({ rule, result, outcome: counted.outcome, note: counted.note });
       }
-      byCriterion.set(criterion, list);
     }
   }
   const aiFindings = new Map((merge?.findings ?? []).map((f) => [f.control, f]));
   const findings: Finding[] = [];
   const controls: CheckedControl[] = [];
   for (const row of CRITERIA) {
-    const tallies = byCriterion.get(row.num) ?? [];
+    const outcomes = byCriterion.get(row.num);
     const aiFinding = inStandard.has(row.num) ? aiFindings.get(row.num) : undefined;
-    if (tallies.length === 0 && aiFinding === undefined && !covered.has(row.num)) continue;
-    const failedTallies = tallies.filter((t) => t.outcome === 'failed');
-    const unsure = tallies.filter((t) => t.outcome === 'cantTell');
+    if ((outcomes === undefined || outcomes.size === 0) && aiFinding === undefined && !covered.has(row.num)) continue;
+    const failedTallies = outcomes?.failed ?? [];
+    const unsure = outcomes?.unsure ?? [];
     const status = failedTallies.length > 0 ? 'fail' : unsure.length > 0 ? 'inconclusive' : 'pass';
-    const chosen = status === 'fail' ? failedTallies : status === 'inconclusive' ? unsure : tallies;
+    const chosen = status === 'fail' ? failedTallies : unsure;
+    const summary = status === 'pass' ? (outcomes?.passed ?? new Summary()) : summarise(chosen);
     // "(no AI step configured)" only where none is: not in the rules' verdicts the AI step is shown.
-    const evidence = evidenceOf(status, chosen, merge === undefined && ai.note === NO_AI_NOTE);
-    const first = chosen.find((t) => t.result.location !== undefined)?.result.location;
+    const evidence = evidenceOf(status, summary, merge === undefined && ai.note === NO_AI_NOTE);
+    const first = summary.first?.location;
     controls.push(checkedControl(row, standard, status, evidence.evidence, first, aiFinding));
     if (status !== 'pass') {
       const finding: Finding = {
@@ -105,8 +151,8 @@ export function aggregate(runs: readonly RuleRun[], standard: WcagStandard, incl
       };
       if (first) finding.location = first;
       finding.occurrences = occurrencesOf(chosen);
-      finding.rules = [...new Set(chosen.map((t) => t.rule.id))];
-      finding.actRules = [...new Set(chosen.flatMap((t) => t.rule.actRules))];
+      finding.rules = summary.rules.map((rule) => rule.id);
+      finding.actRules = [...new Set(summary.rules.flatMap((rule) => rule.actRules))];
       finding.source = 'rules';
       if (includeWarnings || finding.severity === 'error') findings.push(finding);
     }
@@ -114,6 +160,12 @@ export function aggregate(runs: readonly RuleRun[], standard: WcagStandard, incl
     if (aiFinding !== undefined && includeWarnings) findings.push(aiFinding);
   }
   return { controls, findings, totals: totalsOf(findings), ai };
+}
+
+function summarise(tallies: readonly Tally[]): Summary {
+  const summary = new Summary();
+  for (const t of tallies) summary.add(t.rule, t.result, t.note);
+  return summary;
 }
 
 /**
@@ -158,13 +210,11 @@ function occurrencesOf(tallies: readonly Tally[]): Occurrence[] {
 }
 
 /** `3 failed (link-name 2, button-name 1): first note; second note`, within the evidence bound. */
-function evidenceOf(status: 'pass' | 'fail' | 'inconclusive', tallies: readonly Tally[], noAiStep: boolean) {
-  const perRule = new Map<string, number>();
-  for (const t of tallies) perRule.set(t.rule.id, (perRule.get(t.rule.id) ?? 0) + 1);
-  const rules = [...perRule].map(([id, n]) => `${id} ${n}`).join(', ');
-  const notes = [...new Set(tallies.map((t) => t.note).filter((n) => n !== ''))].slice(0, 3);
+function evidenceOf(status: 'pass' | 'fail' | 'inconclusive', summary: Summary, noAiStep: boolean) {
+  const rules = summary.rules.map((rule, i) => `${rule.id} ${summary.counts[i]}`).join(', ');
+  const notes = summary.notes;
   const verb = status === 'fail' ? 'failed' : status === 'inconclusive' ? 'cannot be decided from static HTML' : 'passed';
-  const judgement = status === 'inconclusive' && noAiStep && tallies.some((t) => t.rule.judgement === true) ? ' (no AI step configured)' : '';
-  const head = `${tallies.length} ${verb}${judgement} (${rules})`;
+  const judgement = status === 'inconclusive' && noAiStep && summary.judgement ? ' (no AI step configured)' : '';
+  const head = `${summary.count} ${verb}${judgement} (${rules})`;
   return outcome(status, notes.length === 0 ? head : `${head}: ${notes.join('; ')}`);
 }

@@ -6,7 +6,7 @@
 // so nothing is persisted, and the route answers 502.
 import type { AuditResult, AiUse } from '../findings.ts';
 import type { Page } from '../page.ts';
-import { judgeDetailed, type AiJudgementResult, type AiLog, type ChatClient } from './ai-step/index.ts';
+import { AnalysisCancelledError, judgeDetailed, type AiJudgementResult, type AiLog, type ChatClient } from './ai-step/index.ts';
 import type { SummaryInput } from './ai-step/summary.ts';
 import { STANDARD_CRITERIA, type WcagStandard } from './criteria.ts';
 import type { Element } from 'domhandler';
@@ -17,7 +17,7 @@ import { summarisePage } from './summary.ts';
 
 export { WCAG_RULES } from './rules/index.ts';
 export { CRITERIA, STANDARD_CRITERIA, WCAG_STANDARDS, type WcagCriterion, type WcagStandard } from './criteria.ts';
-export { AnalysisFailedError } from './ai-step/index.ts';
+export { AnalysisCancelledError, AnalysisFailedError } from './ai-step/index.ts';
 
 export { summarisePage, type PageSummary } from './summary.ts';
 
@@ -37,12 +37,15 @@ export interface WcagAiCall {
   ai: WcagAi;
   /** The request's logger: each failed attempt and the reason of a failure go here (never the key). */
   log: AiLog;
-  signal?: AbortSignal;
+  /** The request's cancellation (its client closed the connection): the call in flight is aborted. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
  * The rules, then the AI step on the judgement criteria of `standard` that apply to the page.
- * Throws AnalysisFailedError when the step gets no conformant answer after its one retry.
+ * Throws AnalysisFailedError when the step gets no conformant answer after its one retry, and
+ * AnalysisCancelledError when `call.signal` aborts (also when it does just after the answer came):
+ * either way there is no result to persist.
  */
 export async function analyseWcagWithAi(page: Page, standard: WcagStandard, includeWarnings: boolean, call: WcagAiCall): Promise<AuditResult> {
   const { context, runs } = runEngine(page);
@@ -68,6 +71,7 @@ export async function analyseWcagWithAi(page: Page, standard: WcagStandard, incl
     },
     { client: call.ai.client, log: call.log },
   );
+  if (call.signal?.aborted) throw new AnalysisCancelledError(result.calls);
   const merge = toMerge(result);
   return aggregate(runs, standard, includeWarnings, aiUse(result, call.ai.model), merge);
 }

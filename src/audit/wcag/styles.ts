@@ -11,6 +11,8 @@ import * as csstree from 'css-tree';
 import { compile } from 'css-select';
 import type { Element } from 'domhandler';
 import { parentElement } from '../page/dom.ts';
+import { nearest } from './ancestry.ts';
+import { ATTRIBUTE, attributeFlags, ElementMemo, type DocumentOrder } from './element-memo.ts';
 import { stripComments } from '../page/visibility.ts';
 
 /** The properties read by the rules; declarations of any other property are dropped at parse time. */
@@ -27,6 +29,8 @@ const INHERITED: ReadonlySet<string> = new Set([
 ]);
 
 export const UNKNOWN = Symbol('unknown');
+/** The property's initial value: what `computed` answers as undefined. */
+const INITIAL = Symbol('initial');
 const NOTHING: ReadonlyMap<string, Cascaded> = new Map<string, Cascaded>();
 export type Cascaded = { value: string; important: boolean; inline: boolean } | typeof UNKNOWN | undefined;
 
@@ -112,12 +116,19 @@ export class StyleIndex {
   private readonly byClass = new Map<string, IndexedSelector[]>();
   private readonly byTag = new Map<string, IndexedSelector[]>();
   private readonly universal: IndexedSelector[] = [];
-  private readonly memo = new Map<Element, ReadonlyMap<string, Cascaded>>();
-  private readonly fontSizeMemo = new Map<Element, number | typeof UNKNOWN>();
+  private readonly documentOrder: DocumentOrder | undefined;
+  private readonly memo: ElementMemo<ReadonlyMap<string, Cascaded>>;
+  private readonly fontSizeMemo: ElementMemo<number | typeof UNKNOWN>;
+  private readonly maskMemo: ElementMemo<Uint32Array>;
   readonly conditional: ConditionalRule[] = [];
   private order = 0;
 
-  constructor(styleTexts: readonly string[]) {
+  /** `documentOrder`: the page's elements, for array-backed memos (without it, Maps). */
+  constructor(styleTexts: readonly string[], documentOrder?: DocumentOrder) {
+    this.documentOrder = documentOrder;
+    this.memo = new ElementMemo(documentOrder);
+    this.fontSizeMemo = new ElementMemo(documentOrder);
+    this.maskMemo = new ElementMemo(documentOrder);
     for (const text of styleTexts) this.addSheet(text);
   }
 
@@ -226,7 +237,8 @@ export class StyleIndex {
     else this.universal.push(indexed);
   }
 
-  private readonly maskMemo = new Map<Element, Uint32Array>();
+  /** The Bloom bits of each distinct `class` value. */
+  private readonly classBits = new Map<string, readonly number[]>();
 
   /** Hash bits of every id, class and tag among the element's ancestors (memoised down the tree). */
   private ancestorMask(el: Element): Uint32Array {
@@ -247,14 +259,14 @@ export class StyleIndex {
       const ancestor = chain[i]!;
       const parent = parentElement(ancestor);
       const mask = Uint32Array.from(base);
-      if (parent !== null) addTokens(mask, parent);
+      if (parent !== null) addTokens(mask, parent, this.classBits);
       this.maskMemo.set(ancestor, mask);
       base = mask;
     }
     const parent = parentElement(el);
     if (parent === null) return EMPTY_MASK;
     const mask = Uint32Array.from(this.maskMemo.get(parent)!);
-    addTokens(mask, parent);
+    addTokens(mask, parent, this.classBits);
     return mask;
   }
 
@@ -283,68 +295,83 @@ export class StyleIndex {
     return this.cascadeAll(el, true).get(property);
   }
 
+  /** The candidate lists of each distinct `class` value: pages repeat the same few, and splitting is most of the cost. */
+  private readonly classCandidates = new Map<string, readonly (readonly IndexedSelector[])[]>();
+
+  private candidatesOfClasses(classes: string): readonly (readonly IndexedSelector[])[] {
+    let lists = this.classCandidates.get(classes);
+    if (lists === undefined) {
+      const found: (readonly IndexedSelector[])[] = [];
+      for (const c of classes.split(/\s+/)) {
+        const list = c === '' ? undefined : this.byClass.get(c);
+        if (list !== undefined) found.push(list);
+      }
+      lists = found;
+      this.classCandidates.set(classes, lists);
+    }
+    return lists;
+  }
+
   private cascadeAll(el: Element, skipUndecidable = false): ReadonlyMap<string, Cascaded> {
-    const style = el.attribs.style;
-    if (this.order === 0 && (style === undefined || style.trim() === '')) return NOTHING;
-    const candidates: IndexedSelector[] = [...this.universal];
-    const id = el.attribs.id;
-    if (id !== undefined) candidates.push(...(this.byId.get(id) ?? []));
-    const classes = el.attribs.class;
-    if (classes !== undefined) for (const c of classes.split(/\s+/)) if (c !== '') candidates.push(...(this.byClass.get(c) ?? []));
-    candidates.push(...(this.byTag.get(el.name) ?? []));
-    const winners = new Map<string, { d: Declaration; rank: number; inline: boolean }>();
-    const unknown = new Set<string>();
-    let ancestors: Uint32Array | null = null;
+    const attribs = el.attribs;
+    const flags = this.documentOrder?.flagsOf(el) ?? attributeFlags(el);
+    const style = flags & ATTRIBUTE.style ? attribs.style : undefined;
+    const inline = style !== undefined && style.trim() !== '';
+    if (this.order === 0 && !inline) return NOTHING;
+    // Most elements meet no rule that matches them: nothing is allocated until one does.
+    const matching = { cascade: null as Cascade | null, ancestors: null as Uint32Array | null };
+    if (this.order > 0) {
+      if (this.universal.length > 0) this.consider(el, this.universal, matching, skipUndecidable);
+      const byId = flags & ATTRIBUTE.id && this.byId.size > 0 ? this.byId.get(attribs.id!) : undefined;
+      if (byId !== undefined) this.consider(el, byId, matching, skipUndecidable);
+      if (flags & ATTRIBUTE.class && this.byClass.size > 0) for (const list of this.candidatesOfClasses(attribs.class!)) this.consider(el, list, matching, skipUndecidable);
+      const byTag = this.byTag.get(el.name);
+      if (byTag !== undefined) this.consider(el, byTag, matching, skipUndecidable);
+    }
+    if (inline) {
+      const declarations = parseDeclarations(style);
+      if (declarations.length > 0) (matching.cascade ??= new Cascade()).addInline(declarations);
+    }
+    return matching.cascade === null ? NOTHING : matching.cascade.result();
+  }
+
+  private consider(
+    el: Element,
+    candidates: readonly IndexedSelector[],
+    matching: { cascade: Cascade | null; ancestors: Uint32Array | null },
+    skipUndecidable: boolean,
+  ): void {
     for (const candidate of candidates) {
       // Like a browser's Bloom filter: a selector needing an ancestor token no ancestor has cannot match.
       if (candidate.ancestors !== null) {
-        ancestors ??= this.ancestorMask(el);
-        if (!covers(ancestors, candidate.ancestors)) continue;
+        matching.ancestors ??= this.ancestorMask(el);
+        if (!covers(matching.ancestors, candidate.ancestors)) continue;
       }
       if (!candidate.match(el)) continue;
-      for (const d of candidate.declarations) {
-        for (const property of expand(d.property)) {
-          if (candidate.undecidable) {
-            if (!skipUndecidable) unknown.add(property);
-            continue;
-          }
-          // Rank: importance, then specificity, then order (inline styles rank above every sheet rule).
-          const rank = (d.important ? 2e15 : 0) + candidate.specificity * 1e5 + candidate.order;
-          const current = winners.get(property);
-          if (current === undefined || rank >= current.rank) winners.set(property, { d, rank, inline: false });
-        }
-      }
+      (matching.cascade ??= new Cascade()).addRule(candidate, skipUndecidable);
     }
-    if (style !== undefined && style.trim() !== '') {
-      for (const d of parseDeclarations(style)) {
-        for (const property of expand(d.property)) {
-          const rank = (d.important ? 2e15 : 0) + 1.5e15;
-          const current = winners.get(property);
-          if (current === undefined || rank >= current.rank) winners.set(property, { d, rank, inline: true });
-        }
-      }
-    }
-    const out = new Map<string, Cascaded>();
-    for (const property of unknown) out.set(property, UNKNOWN);
-    for (const [property, { d, inline }] of winners) {
-      // An undecidable rule could still lose to a declared !important one.
-      if (unknown.has(property) && !d.important) continue;
-      out.set(property, { value: longhandValue(d, property), important: d.important, inline });
-    }
-    return out;
   }
+
+  private readonly computedMemo = new Map<string, ElementMemo<string | typeof UNKNOWN | typeof INITIAL>>();
 
   /** The value in effect: cascaded, else inherited (for inherited properties), else undefined (the initial value). */
   computed(el: Element, property: string): string | typeof UNKNOWN | undefined {
-    for (let node: Element | null = el; node !== null; node = parentElement(node)) {
-      const c = this.cascaded(node, property);
-      if (c === UNKNOWN) return UNKNOWN;
-      if (c !== undefined && c.value !== 'inherit' && c.value !== 'unset' && c.value !== 'revert') {
-        return c.value === 'initial' ? undefined : c.value;
-      }
-      if (c === undefined && !INHERITED.has(property)) return undefined;
-    }
-    return undefined;
+    let memo = this.computedMemo.get(property);
+    if (memo === undefined) this.computedMemo.set(property, (memo = new ElementMemo(this.documentOrder)));
+    const inherited = INHERITED.has(property);
+    const value = nearest(
+      memo,
+      el,
+      (node) => {
+        const c = this.cascaded(node, property);
+        if (c === UNKNOWN) return UNKNOWN;
+        if (c === undefined) return inherited ? undefined : INITIAL;
+        if (c.value === 'inherit' || c.value === 'unset' || c.value === 'revert') return undefined;
+        return c.value === 'initial' ? INITIAL : c.value;
+      },
+      INITIAL,
+    );
+    return value === INITIAL ? undefined : value;
   }
 
   /** Computed font size in px (16px root default); UNKNOWN when a size on the way is undecidable or not absolute. */
@@ -365,6 +392,46 @@ export class StyleIndex {
   }
 }
 
+/** The declarations competing for one element's properties: importance, then specificity, then order. */
+class Cascade {
+  private readonly winners = new Map<string, { d: Declaration; rank: number; inline: boolean }>();
+  private readonly unknown = new Set<string>();
+
+  addRule(rule: IndexedSelector, skipUndecidable: boolean): void {
+    for (const d of rule.declarations) {
+      for (const property of expand(d.property)) {
+        if (rule.undecidable) {
+          if (!skipUndecidable) this.unknown.add(property);
+          continue;
+        }
+        this.offer(property, d, (d.important ? 2e15 : 0) + rule.specificity * 1e5 + rule.order, false);
+      }
+    }
+  }
+
+  /** A style attribute ranks above every sheet rule of the same importance. */
+  addInline(declarations: readonly Declaration[]): void {
+    for (const d of declarations) for (const property of expand(d.property)) this.offer(property, d, (d.important ? 2e15 : 0) + 1.5e15, true);
+  }
+
+  private offer(property: string, d: Declaration, rank: number, inline: boolean): void {
+    const current = this.winners.get(property);
+    if (current === undefined || rank >= current.rank) this.winners.set(property, { d, rank, inline });
+  }
+
+  result(): ReadonlyMap<string, Cascaded> {
+    if (this.winners.size === 0 && this.unknown.size === 0) return NOTHING;
+    const out = new Map<string, Cascaded>();
+    for (const property of this.unknown) out.set(property, UNKNOWN);
+    for (const [property, { d, inline }] of this.winners) {
+      // An undecidable rule could still lose to a declared !important one.
+      if (this.unknown.has(property) && !d.important) continue;
+      out.set(property, { value: longhandValue(d, property), important: d.important, inline });
+    }
+    return out;
+  }
+}
+
 const MASK_WORDS = 4;
 const EMPTY_MASK = new Uint32Array(MASK_WORDS);
 
@@ -379,12 +446,18 @@ function setBit(mask: Uint32Array, token: string): void {
   mask[bit >>> 5]! |= 1 << (bit & 31);
 }
 
-function addTokens(mask: Uint32Array, el: Element): void {
+function addTokens(mask: Uint32Array, el: Element, classBits: Map<string, readonly number[]>): void {
   setBit(mask, el.name);
   const id = el.attribs.id;
   if (id !== undefined && id !== '') setBit(mask, `#${id}`);
   const classes = el.attribs.class;
-  if (classes !== undefined) for (const c of classes.split(/\s+/)) if (c !== '') setBit(mask, `.${c}`);
+  if (classes === undefined) return;
+  let bits = classBits.get(classes);
+  if (bits === undefined) {
+    bits = classes.split(/\s+/).filter((c) => c !== '').map((c) => hashToken(`.${c}`));
+    classBits.set(classes, bits);
+  }
+  for (const bit of bits) mask[bit >>> 5]! |= 1 << (bit & 31);
 }
 
 function covers(have: Uint32Array, need: Uint32Array): boolean {

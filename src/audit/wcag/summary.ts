@@ -73,7 +73,7 @@ export function summarisePage(ctx: WcagContext, located?: Map<string, Element>):
     .slice(0, SUMMARY_LIST_MAX)
     .map((el) => ({ level: Number(el.attribs['aria-level'] ?? el.name.slice(1)) || 2, text: cap(ctx.name(el)), selector: selector(el) }));
   const landmarks = LANDMARKS.flatMap((role) => ctx.withRole(role).filter(visible).map((el) => ({ el, role })))
-    .sort((a, b) => ctx.order().get(a.el)! - ctx.order().get(b.el)!)
+    .sort((a, b) => ctx.position(a.el) - ctx.position(b.el))
     .slice(0, SUMMARY_LIST_MAX)
     .map(({ el, role }) => ({ role, name: cap(ctx.name(el)), selector: selector(el) }));
   const images = ctx
@@ -88,7 +88,7 @@ export function summarisePage(ctx: WcagContext, located?: Map<string, Element>):
     .slice(0, SUMMARY_LIST_MAX)
     .map((el) => ({ text: cap(ctx.name(el)), href: cap(el.attribs.href ?? ''), context: contexts.get(el) ?? '', selector: selector(el) }));
   const formControls = FIELDS.flatMap((role) => ctx.withRole(role).filter(visible).map((el) => ({ el, role })))
-    .sort((a, b) => ctx.order().get(a.el)! - ctx.order().get(b.el)!)
+    .sort((a, b) => ctx.position(a.el) - ctx.position(b.el))
     .slice(0, SUMMARY_LIST_MAX)
     .map(({ el, role }) => ({ role, label: cap(ctx.name(el)), selector: selector(el) }));
   const titleElement = ctx.html ? (ctx.tagged('title')[0] ?? null) : null;

@@ -10,7 +10,7 @@ import { BRANCHES, WCAG_STANDARDS } from '../../audit/control.ts';
 import { checkTargetUrl, type AddressPolicy } from '../../net/address-policy.ts';
 import { OutboundError } from '../../net/safe-fetch.ts';
 import { PageTooComplexError } from '../../audit/page.ts';
-import { AnalysisFailedError } from '../../audit/wcag/index.ts';
+import { AnalysisCancelledError, AnalysisFailedError } from '../../audit/wcag/index.ts';
 import { AuditResponse, toAuditResponse } from '../audit-response.ts';
 import { ErrorBody, FieldErrorsBody, fieldErrors } from '../errors.ts';
 import { RATE_LIMIT_HEADERS, RATE_LIMIT_POLICY_HEADER, RETRY_AFTER_HEADER, withHeaders } from '../openapi.ts';
@@ -69,7 +69,8 @@ export function auditRoutes(deps: AuditRouteDeps) {
             'No response carries what the network said (addresses, ranges, socket or TLS errors); the operator log does. ' +
             'With an AI step configured (AUDIT_AI_BASE_URL), the wcag branch asks a model the judgement questions of the requested standard that apply ' +
             '(1.1.1, 2.4.2, 2.4.4, 2.4.6, 3.1.1) after its rules; its answers are warnings with `source: "ai"` and the response says `ai.used: true` and the model. ' +
-            'When the model’s answer still does not conform after one retry, or the provider fails or times out twice, the answer is 502 and nothing is stored.',
+            'When the model’s answer still does not conform after one retry, or the provider fails or times out twice, the answer is 502 and nothing is stored. ' +
+            'A client that closes the connection while the AI step runs cancels its call to the model: nothing is stored, and there is no answer.',
           security: [{ apiKey: [] }],
           body: AuditRequestBody,
           response: {
@@ -117,6 +118,12 @@ export function auditRoutes(deps: AuditRouteDeps) {
         if (!target.ok) errors.url = target.message;
         if (!target.ok || Object.keys(errors).length > 0) return reply.code(400).send(fieldErrors(errors));
 
+        // The client closing the connection before its answer cancels the AI step's call in flight.
+        // (Fastify's request.signal is no help: it aborts once the body has been read.)
+        const clientGone = new AbortController();
+        reply.raw.once('close', () => {
+          if (!reply.raw.writableEnded) clientGone.abort();
+        });
         try {
           const audit = await runAudit(
             deps,
@@ -128,9 +135,15 @@ export function auditRoutes(deps: AuditRouteDeps) {
               includeWarnings: body.includeWarnings ?? true,
             },
             request.log,
+            clientGone.signal,
           );
           return reply.code(201).send(toAuditResponse(audit));
         } catch (error) {
+          if (error instanceof AnalysisCancelledError) {
+            request.log.info({ aiCallsAborted: error.attempt > 0 }, 'client closed the connection: WCAG AI step cancelled, nothing persisted');
+            // Nobody is left to answer; the slot stays taken, as for any request that reached analysis.
+            return reply.hijack();
+          }
           if (error instanceof AnalysisFailedError) {
             // The attempts' details are bounded and redacted by the AI step; the key is never in them.
             request.log.warn(

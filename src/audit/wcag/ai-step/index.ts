@@ -1,5 +1,5 @@
 // The AI step's public interface, what the WCAG branch calls (see README.md in this folder).
-export { AnalysisFailedError, createAiStep, judge, judgeDetailed } from './judge.ts';
+export { AnalysisCancelledError, AnalysisFailedError, createAiStep, judge, judgeDetailed } from './judge.ts';
 export type { AiCriterionVerdict, AiFinding, AiJudgementResult, AiLog, AiOccurrence, AiStep, AttemptFailure, AttemptRecord, JudgeDeps, JudgeInput } from './judge.ts';
 export { buildSummary, SUMMARY_LIMITS, SUMMARY_MAX_CHARS } from './summary.ts';
 export type { PageSummary, SummaryInput } from './summary.ts';

@@ -7,6 +7,9 @@
 //      │ non-conformant / provider error / timeout
 //   AnalysisFailedError  (the route answers 502 {"error":"analysis failed"} and persists nothing)
 //
+// The caller's signal (the client closed the connection) aborts the call in flight and ends the
+// step at once with AnalysisCancelledError: no retry, and nothing is answered or persisted.
+//
 // Exactly one retry: a model that answers wrongly twice is not going to be talked round, and each
 // call may take up to AUDIT_AI_TIMEOUT_MS of the client's time. The prompt holds the bounded
 // summary and the questions, never the raw HTML, a secret or the API key (the key only ever
@@ -50,6 +53,18 @@ export class AnalysisFailedError extends Error {
     this.name = 'AnalysisFailedError';
     this.attempts = attempts;
     this.reason = attempts.at(-1)?.failure ?? 'non-conformant';
+  }
+}
+
+/** The caller's signal ended the step (its client went away): nothing is answered or persisted. */
+export class AnalysisCancelledError extends Error {
+  /** The attempt whose call was aborted (0: cancelled before the first call). */
+  readonly attempt: number;
+
+  constructor(attempt: number) {
+    super('analysis cancelled');
+    this.name = 'AnalysisCancelledError';
+    this.attempt = attempt;
   }
 }
 
@@ -161,6 +176,7 @@ export async function judgeDetailed(input: JudgeInput, deps: JudgeDeps): Promise
   const attempts: AttemptRecord[] = [];
   let messages = first;
   for (let attempt = 1; attempt <= 2; attempt++) {
+    if (input.signal?.aborted) throw new AnalysisCancelledError(attempt - 1);
     let record: AttemptRecord;
     try {
       const reply = await deps.client.complete({ messages, schema: { name: ANSWER_SCHEMA_NAME, schema: ANSWER_JSON_SCHEMA }, signal: input.signal });
@@ -173,13 +189,14 @@ export async function judgeDetailed(input: JudgeInput, deps: JudgeDeps): Promise
       messages = retryMessages(first, reply.content, check.errors);
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
+      // Not a failure of the step: nobody is waiting for its answer any more.
+      if (error.reason === 'aborted') throw new AnalysisCancelledError(attempt);
       record = { attempt, failure: error.reason, detail: [error.message] };
       // A provider failure says nothing about the answer: the retry sends the first request again.
       messages = first;
     }
     attempts.push(record);
     deps.log.warn({ aiStep: record }, `AI step attempt ${attempt} failed: ${record.failure}`);
-    if (record.failure === 'aborted') break;
   }
   deps.log.warn({ aiStep: { attempts: attempts.length, reason: attempts.at(-1)!.failure } }, 'AI step failed: analysis failed');
   throw new AnalysisFailedError(attempts);

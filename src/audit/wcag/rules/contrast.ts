@@ -4,31 +4,44 @@
 // an opaque colour (white at the root). A background image or gradient, a text shadow, partial
 // opacity, positioned boxes (text may sit over something else) or a colour only a browser
 // resolves make the answer cantTell.
-import type { Element } from 'domhandler';
+import { isText, type Element } from 'domhandler';
 import { parentElement } from '../../page/dom.ts';
+import { nearest, type Memo } from '../ancestry.ts';
 import type { WcagContext } from '../context.ts';
+import { ATTRIBUTE } from '../element-memo.ts';
 import { BLACK, WHITE, contrastRatio, over, parseColor, type Rgba } from '../colors.ts';
 import { UNKNOWN } from '../styles.ts';
 import { cantTell, failed, passed, type RuleResult, type WcagRule } from './rule.ts';
-import { visibleTextChild } from './text-spacing.ts';
 
 type Answer = Rgba | string;
 
 const LINKED = 'colours may come from linked style sheets, which are not fetched';
 
-/** The nearest inline declaration of an inherited property wins over any linked sheet (unless that is !important). */
-function inlineDecided(ctx: WcagContext, el: Element, property: string): boolean {
-  for (let node: Element | null = el; node !== null; node = parentElement(node)) {
-    const c = ctx.styles.cascaded(node, property);
-    if (c !== undefined && c !== UNKNOWN) return c.inline;
-  }
-  return false;
+/** Memos of one page's evaluation: each fact is decided once per element, not once per text below it. */
+interface Memos {
+  backdrops: Memo<Backdrop | string>;
+  inlineColor: Memo<boolean>;
+  disabled: Memo<boolean>;
+  disabledNames: ReadonlySet<string>;
 }
 
-function textColor(ctx: WcagContext, el: Element): Answer {
+/** The nearest inline declaration of an inherited property wins over any linked sheet (unless that is !important). */
+function inlineDecided(ctx: WcagContext, el: Element, memo: Memo<boolean>): boolean {
+  return nearest(
+    memo,
+    el,
+    (node) => {
+      const c = ctx.styles.cascaded(node, 'color');
+      return c !== undefined && c !== UNKNOWN ? c.inline : undefined;
+    },
+    false,
+  );
+}
+
+function textColor(ctx: WcagContext, el: Element, memos: Memos): Answer {
   const value = ctx.styles.computed(el, 'color');
   if (value === UNKNOWN) return 'the text colour is set by CSS the page does not decide';
-  if (ctx.externalStyles && !inlineDecided(ctx, el, 'color')) return LINKED;
+  if (ctx.externalStyles && !inlineDecided(ctx, el, memos.inlineColor)) return LINKED;
   if (value === undefined) return BLACK;
   return parseColor(value) ?? `the text colour "${value}" needs a browser to resolve`;
 }
@@ -58,7 +71,7 @@ const CANVAS: Backdrop = { colors: [WHITE], opacity: 1 };
  * The backgrounds behind the element's text, composited to opaque colours. Memoised per element
  * and built from the parent's: each box paints its own background over what lies behind it.
  */
-function backdrop(ctx: WcagContext, el: Element, memo: Map<Element, Backdrop | string>): Backdrop | string {
+function backdrop(ctx: WcagContext, el: Element, memo: Memo<Backdrop | string>): Backdrop | string {
   const chain: Element[] = [];
   let below: Backdrop | string = CANVAS;
   for (let node: Element | null = el; node !== null; node = parentElement(node)) {
@@ -137,23 +150,30 @@ function paint(ctx: WcagContext, node: Element, below: Backdrop | string): Backd
   return { colors, opacity: inherited * opacity };
 }
 
+const DISABLEABLE = new Set(['button', 'input', 'select', 'textarea', 'fieldset', 'option', 'optgroup']);
+const LABELABLE = new Set(['input', 'select', 'textarea', 'button']);
+
 /** Inside a disabled control or group, or the label of a disabled control: exempt. */
-function disabledContext(ctx: WcagContext, el: Element, disabledNames: ReadonlySet<string>): boolean {
-  for (let a: Element | null = el; a !== null; a = parentElement(a)) {
-    if (a.attribs.id !== undefined && disabledNames.has(a.attribs.id)) return true;
-    if ((a.attribs['aria-disabled'] ?? '').trim().toLowerCase() === 'true') return true;
-    if (a.attribs.disabled !== undefined && ['button', 'input', 'select', 'textarea', 'fieldset', 'option', 'optgroup'].includes(a.name)) return true;
-    if (a.name === 'label') {
-      const target = a.attribs.for !== undefined ? ctx.byId(a.attribs.for) : undefined;
-      if (target?.attribs.disabled !== undefined) return true;
-      const stack = [...a.children];
-      while (stack.length > 0) {
-        const c = stack.pop()!;
-        if (c.type !== 'tag') continue;
-        const e = c as Element;
-        if (['input', 'select', 'textarea', 'button'].includes(e.name) && e.attribs.disabled !== undefined) return true;
-        stack.push(...e.children);
-      }
+function disabledContext(ctx: WcagContext, el: Element, memos: Memos): boolean {
+  return nearest(memos.disabled, el, (a) => (disables(ctx, a, memos.disabledNames) ? true : undefined), false);
+}
+
+/** The element itself makes its content disabled text. */
+function disables(ctx: WcagContext, a: Element, disabledNames: ReadonlySet<string>): boolean {
+  const attributes = ctx.attributes(a);
+  if (attributes & ATTRIBUTE.id && disabledNames.has(a.attribs.id!)) return true;
+  if (attributes & ATTRIBUTE.aria && (a.attribs['aria-disabled'] ?? '').trim().toLowerCase() === 'true') return true;
+  if (attributes & ATTRIBUTE.disabled && DISABLEABLE.has(a.name)) return true;
+  if (a.name === 'label') {
+    const target = a.attribs.for !== undefined ? ctx.byId(a.attribs.for) : undefined;
+    if (target?.attribs.disabled !== undefined) return true;
+    const stack = [...a.children];
+    while (stack.length > 0) {
+      const c = stack.pop()!;
+      if (c.type !== 'tag') continue;
+      const e = c as Element;
+      if (LABELABLE.has(e.name) && e.attribs.disabled !== undefined) return true;
+      stack.push(...e.children);
     }
   }
   return false;
@@ -169,16 +189,26 @@ function largeText(ctx: WcagContext, el: Element): boolean | undefined {
   return size >= 18.66 && bold;
 }
 
-function evaluateText(ctx: WcagContext, el: Element, disabledNames: ReadonlySet<string>, memo: Map<Element, Backdrop | string>): RuleResult | undefined {
-  const visible = visibleTextChild(ctx, el);
-  if (visible === false || disabledContext(ctx, el, disabledNames)) return undefined;
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+/** The element's own text: its text children joined (most elements have one, returned as it is). */
+function directText(el: Element): string {
+  let text = '';
+  for (const child of el.children) if (isText(child)) text = text === '' ? child.data : text + child.data;
+  return text;
+}
+
+function evaluateText(ctx: WcagContext, el: Element, memos: Memos): RuleResult | undefined {
+  // A text element (ctx.textElements) has its text: what is left to ask is whether it is seen.
+  const visible = ctx.isVisible(el);
+  if (visible === false || disabledContext(ctx, el, memos)) return undefined;
   // Text that expresses nothing in a human language (symbols, punctuation, a lone character) is exempt.
-  const text = el.children.map((c) => (c.type === 'text' ? (c as unknown as { data: string }).data : '')).join('');
-  if (!/[\p{L}\p{N}]/u.test(text)) return undefined;
+  const text = directText(el);
+  if (!WORD_CHARACTER.test(text)) return undefined;
   if (text.trim().length <= 1) return undefined;
-  const fg = textColor(ctx, el);
+  const fg = textColor(ctx, el, memos);
   if (typeof fg === 'string') return cantTell(el, fg);
-  const behind = backdrop(ctx, el, memo);
+  const behind = backdrop(ctx, el, memos.backdrops);
   if (typeof behind === 'string') return cantTell(el, behind);
   const shadow = ctx.styles.computed(el, 'text-shadow');
   if (shadow === UNKNOWN) return cantTell(el, 'a text shadow is set by CSS the page does not decide');
@@ -221,9 +251,9 @@ export const textContrast: WcagRule = {
       const disabled = (el.attribs['aria-disabled'] ?? '').trim().toLowerCase() === 'true' || el.attribs.disabled !== undefined;
       if (disabled) for (const id of (el.attribs['aria-labelledby'] ?? '').trim().split(/\s+/)) if (id !== '') disabledNames.add(id);
     }
-    const backdrops = new Map<Element, Backdrop | string>();
-    for (const el of ctx.elements) {
-      const result = evaluateText(ctx, el, disabledNames, backdrops);
+    const memos: Memos = { backdrops: ctx.memo(), inlineColor: ctx.memo(), disabled: ctx.memo(), disabledNames };
+    for (const el of ctx.textElements) {
+      const result = evaluateText(ctx, el, memos);
       if (result !== undefined) yield result;
     }
   },

@@ -3,17 +3,21 @@
 // its children presentational (a button, an image, a checkbox, …).
 import type { Element } from 'domhandler';
 import { parentElement } from '../../page/dom.ts';
+import { nearest } from '../ancestry.ts';
+import { CHILDREN_PRESENTATIONAL_ROLES } from '../aria.ts';
 import type { Tri, WcagContext } from '../context.ts';
 import { cantTell, failed, passed, type WcagRule } from './rule.ts';
 
 /** For each ancestor chosen by `isTarget`, the worst sequential-focus answer among its strict (or inclusive) descendants. */
 function focusInside(ctx: WcagContext, isTarget: (el: Element) => boolean, inclusive: boolean): Map<Element, Tri> {
   const worst = new Map<Element, Tri>();
+  // The nearest target at or above an element, memoised: the focusable elements share their ancestors.
+  const above = ctx.memo<Element | null>();
+  const targetFrom = (node: Element | null) => (node === null ? null : nearest(above, node, (a) => (isTarget(a) ? a : undefined), null));
   for (const candidate of ctx.focusCandidates) {
     const focus = ctx.inSequentialFocus(candidate);
     if (focus === false) continue;
-    for (let a: Element | null = inclusive ? candidate : parentElement(candidate); a !== null; a = parentElement(a)) {
-      if (!isTarget(a)) continue;
+    for (let a = targetFrom(inclusive ? candidate : parentElement(candidate)); a !== null; a = targetFrom(parentElement(a))) {
       if (worst.get(a) !== true) worst.set(a, focus);
     }
   }
@@ -47,10 +51,11 @@ export const presentationalChildrenFocus: WcagRule = {
   applicability: 'An element whose role makes its children presentational (button, img, checkbox, tab, …).',
   expectation: 'None of its descendants is in sequential focus navigation.',
   *evaluate(ctx) {
-    const isTarget = (el: Element) => ctx.childrenPresentational(ctx.role(el));
-    const inside = focusInside(ctx, isTarget, false);
-    for (const el of ctx.elements) {
-      if (!isTarget(el)) continue;
+    const targets = ctx.withAnyRole(CHILDREN_PRESENTATIONAL_ROLES);
+    if (targets.length === 0) return;
+    const isTarget = new Set(targets);
+    const inside = focusInside(ctx, (el) => isTarget.has(el), false);
+    for (const el of targets) {
       const focus = inside.get(el);
       if (focus === true) yield failed(el, `a focusable element sits inside a ${ctx.role(el)}, whose children are presentational`);
       else if (focus === undefined && inside.has(el)) yield cantTell(el, 'whether the content inside can take focus depends on undecidable CSS');

@@ -8,6 +8,7 @@ import { tdHeaders, thHasCells } from './tables.ts';
 import { letterSpacing, lineHeight, wordSpacing } from './text-spacing.ts';
 import { labelInName } from './label-in-name.ts';
 import { elementLangValid, htmlHasLang, htmlLangValid } from './lang.ts';
+import { dlStructure, listitemParent } from './lists.ts';
 import { metaRefresh } from './meta-refresh.ts';
 import { metaViewport } from './meta-viewport.ts';
 import { buttonName, formFieldName, iframeName, imageButtonName, imageName, linkName, menuitemName, summaryName, svgImageName } from './names.ts';
@@ -49,6 +50,8 @@ export const WCAG_RULES: readonly WcagRule[] = [
   presentationalChildrenFocus,
   tdHeaders,
   thHasCells,
+  listitemParent,
+  dlStructure,
   autocompleteValid,
   letterSpacing,
   wordSpacing,

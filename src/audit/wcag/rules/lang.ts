@@ -9,10 +9,19 @@ import { failed, passed, type WcagRule } from './rule.ts';
 
 const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
 
+/** Answers per primary subtag: ICU's lookup is slow, and at most 26³ + 26² subtags can be asked. */
+const KNOWN = new Map<string, boolean>();
+
 /** Whether a language tag's primary subtag is a known language (2–3 letters with a registered name, or a private `x-`/`i-` tag is not). */
 export function knownPrimaryLanguage(tag: string): boolean {
   const primary = tag.trim().split('-')[0]!.toLowerCase();
   if (!/^[a-z]{2,3}$/.test(primary)) return false;
+  let known = KNOWN.get(primary);
+  if (known === undefined) KNOWN.set(primary, (known = lookUp(primary)));
+  return known;
+}
+
+function lookUp(primary: string): boolean {
   try {
     // A three-letter code with a two-letter equivalent ("eng") is not a registered subtag.
     if (primary.length === 3 && new Intl.Locale(primary).language !== primary) return false;

@@ -140,6 +140,5 @@ function insideOrIsSvg(el: Element): boolean {
 }
 
 function byDocumentOrder(ctx: WcagContext): (a: Element, b: Element) => number {
-  const order = ctx.order();
-  return (a, b) => order.get(a)! - order.get(b)!;
+  return (a, b) => ctx.position(a) - ctx.position(b);
 }

@@ -11,9 +11,11 @@ import type { WcagCriterion } from '../criteria.ts';
 import { UNKNOWN, parseLength } from '../styles.ts';
 import { cantTell, failed, passed, type RuleResult, type WcagRule } from './rule.ts';
 
+const NOT_BLANK = /\S/;
+
 /** The element has a direct text child that is not blank, and the element is visible. */
 export function visibleTextChild(ctx: WcagContext, el: Element): Tri {
-  if (!el.children.some((c) => isText(c) && c.data.trim() !== '')) return false;
+  if (!el.children.some((c) => isText(c) && NOT_BLANK.test(c.data))) return false;
   return ctx.isVisible(el);
 }
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { AiConfig } from '../../../../src/config.ts';
-import { AnalysisFailedError, createAiStep, type JudgeInput } from '../../../../src/audit/wcag/ai-step/index.ts';
+import { AnalysisCancelledError, AnalysisFailedError, createAiStep, type JudgeInput } from '../../../../src/audit/wcag/ai-step/index.ts';
 import { RESPONSE_MAX_BYTES } from '../../../../src/audit/wcag/ai-step/client.ts';
 import { ANSWER_JSON_SCHEMA } from '../../../../src/audit/wcag/ai-step/schema.ts';
 import { SUMMARY_MAX_CHARS } from '../../../../src/audit/wcag/ai-step/summary.ts';
@@ -214,15 +214,31 @@ test('an answer that is not a chat completion, or a refused connection, is a pro
   assert.match(refused.attempts[0]!.detail[0]!, /ECONNREFUSED/);
 });
 
-test('a cancelled step makes no retry', async () => {
+test('a cancelled step aborts the call in flight, makes no retry and is no failure', async () => {
   const controller = new AbortController();
   const { aiStep } = step([{ hang: true }, { answer: conformantAnswer() }], { timeoutMs: 10_000 });
   const pending = aiStep.judge(input({ signal: controller.signal }));
   while (ai.calls.length === 0) await new Promise((resolve) => setImmediate(resolve));
   controller.abort();
-  const error = await failure(pending);
-  assert.equal(error.reason, 'aborted');
+  const error = await pending.then(
+    () => assert.fail('a cancelled step has no result'),
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof AnalysisCancelledError, String(error));
+  assert.equal(error.attempt, 1);
+  assert.equal(await ai.calls[0]!.ended, 'aborted', 'the provider sees its request aborted');
   assert.equal(ai.calls.length, 1);
+});
+
+test('a step cancelled before it starts makes no call', async () => {
+  const { aiStep } = step([{ answer: conformantAnswer() }]);
+  const error = await aiStep.judge(input({ signal: AbortSignal.abort() })).then(
+    () => assert.fail('a cancelled step has no result'),
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof AnalysisCancelledError);
+  assert.equal(error.attempt, 0);
+  assert.equal(ai.calls.length, 0);
 });
 
 test('no question applies: no call at all, no findings', async () => {
