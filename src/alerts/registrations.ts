@@ -4,7 +4,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { POSITION_FORMAT, type ListPosition } from '../http/cursor.ts';
+import { pageOf, POSITION_FORMAT, type ListPosition } from '../http/cursor.ts';
 import type { SafeFetcher } from '../net/safe-fetch.ts';
 import type { TriggerBranch, TriggerSeverity } from './matching.ts';
 import { postWebhook, type OperatorLog } from './outbound.ts';
@@ -175,11 +175,11 @@ export async function listAttempts(
     .$if(after !== undefined, (q) => q.where(sql<boolean>`(a.attempted_at, a.id) < (${after!.createdAt}::timestamptz, ${after!.id}::uuid)`))
     .orderBy('a.attempted_at', 'desc')
     .orderBy('a.id', 'desc')
-    .limit(limit + 1) // one more than asked: whether a next page exists, without a count
+    .limit(limit + 1) // see pageOf
     .execute();
-  const last = rows.length > limit ? rows[limit - 1]! : undefined;
+  const { rows: attempts, next } = pageOf(rows, limit);
   return {
-    attempts: rows.slice(0, limit).map((row) => ({
+    attempts: attempts.map((row) => ({
       deliveryId: row.id,
       auditId: row.audit_id,
       attemptNumber: row.attempt_number,
@@ -190,7 +190,7 @@ export async function listAttempts(
       responseBody: row.response_body,
       attemptedAt: row.attempted_at,
     })),
-    next: last ? { createdAt: last.position, id: last.id } : null,
+    next,
   };
 }
 
@@ -212,12 +212,12 @@ export async function listAllRegistrations(
     .$if(after !== undefined, (q) => q.where(sql<boolean>`(w.created_at, w.id) < (${after!.createdAt}::timestamptz, ${after!.id}::uuid)`))
     .orderBy('w.created_at', 'desc')
     .orderBy('w.id', 'desc')
-    .limit(limit + 1) // one more than asked: whether a next page exists, without a count
+    .limit(limit + 1) // see pageOf
     .execute();
-  const last = rows.length > limit ? rows[limit - 1]! : undefined;
+  const { rows: registrations, next } = pageOf(rows, limit);
   return {
-    registrations: rows.slice(0, limit).map(ownedRegistrationOf),
-    next: last ? { createdAt: last.position, id: last.id } : null,
+    registrations: registrations.map(ownedRegistrationOf),
+    next,
   };
 }
 

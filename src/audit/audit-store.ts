@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { AuditControlsTable, Database, FindingsTable } from '../db/schema.ts';
-import type { ListPosition } from '../http/cursor.ts';
+import { pageOf, POSITION_FORMAT, type ListPosition } from '../http/cursor.ts';
 import { notifyWhenQueued, queueFailureEvents } from '../alerts/outbox.ts';
 import { isSerializationFailure, updateTickets } from '../report/tickets.ts';
 import { aiGovernanceControls } from './ai-governance/index.ts';
@@ -243,7 +243,7 @@ export async function listAudits(
   const rows = await db
     .selectFrom('audits')
     .select(['id', 'requested_url', 'branch', 'standard', 'created_at', 'errors', 'warnings', 'inconclusive'])
-    .select(sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('position'))
+    .select(sql<string>`to_char(created_at at time zone 'UTC', ${sql.raw(POSITION_FORMAT)})`.as('position'))
     .where('api_key_id', '=', apiKeyId)
     .$if(origin !== undefined, (q) => q.where('origin', '=', origin!))
     .$if(branch !== undefined, (q) => q.where('branch', '=', branch!))
@@ -252,10 +252,9 @@ export async function listAudits(
     .$if(after !== undefined, (q) => q.where(sql<boolean>`(created_at, id) < (${after!.createdAt}::timestamptz, ${after!.id}::uuid)`))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(limit + 1) // one more than asked: whether a next page exists, without a count
+    .limit(limit + 1) // see pageOf
     .execute();
-  const audits = rows.slice(0, limit);
-  const last = rows.length > limit ? rows[limit - 1]! : undefined;
+  const { rows: audits, next } = pageOf(rows, limit);
   return {
     audits: audits.map((row) => ({
       id: row.id,
@@ -265,7 +264,7 @@ export async function listAudits(
       createdAt: row.created_at,
       totals: totalsOf(row),
     })),
-    next: last ? { createdAt: last.position, id: last.id } : null,
+    next,
   };
 }
 

@@ -54,3 +54,12 @@ export function decodeCursor(cursor: string): ListPosition | undefined {
 
 /** The SQL expression that renders a timestamptz column as a cursor's `createdAt`. */
 export const POSITION_FORMAT = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+
+/**
+ * A list query asks for `limit + 1` rows, one more than the page: whether a next page exists,
+ * without a count. This returns the page and where the next one starts (null at the end).
+ */
+export function pageOf<Row extends { position: string; id: string }>(rows: Row[], limit: number): { rows: Row[]; next: ListPosition | null } {
+  const last = rows.length > limit ? rows[limit - 1]! : undefined;
+  return { rows: rows.slice(0, limit), next: last ? { createdAt: last.position, id: last.id } : null };
+}

@@ -10,6 +10,7 @@ import { totalsOf, type Finding } from '../../src/audit/findings.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { TRIGGER_BRANCHES, TRIGGER_SEVERITIES } from '../../src/alerts/matching.ts';
 import type { StoredEvent } from '../../src/alerts/signing.ts';
+import { stubCrawl } from '../support/audits.ts';
 import { openTestDatabase, type TestDatabase } from '../support/db.ts';
 
 let database: TestDatabase;
@@ -49,20 +50,7 @@ function newAudit(apiKeyId: string, branch: Branch, findings: Finding[]): NewAud
     branch,
     standard: branch === 'wcag' ? 'WCAG21AA' : undefined,
     includeWarnings: true,
-    crawled: {
-      requestedUrl: 'https://example.com/page',
-      finalUrl: 'https://example.com/page',
-      status: 200,
-      redirectChain: [],
-      finalSetCookies: [],
-      headers: {},
-      fetchedAt: new Date(),
-      byteCount: 10,
-      bodySha256: '0'.repeat(64),
-      contentType: 'text/html',
-      charset: 'UTF-8',
-      html: '<p>hi</p>',
-    },
+    crawled: stubCrawl('https://example.com/page'),
     result: { controls: [], findings, totals: totalsOf(findings) },
   };
 }

@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import { saveAudit } from '../../src/audit/audit-store.ts';
 import { totalsOf } from '../../src/audit/findings.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
+import { stubCrawl } from '../support/audits.ts';
 import { openTestDatabase, usingPostgres, type TestDatabase } from '../support/db.ts';
 import { startHttpsFixture, type Fixture, type RecordedRequest } from '../support/https-fixture.ts';
 import { makeTestPki } from '../support/tls.ts';
@@ -147,10 +148,7 @@ test('a worker process is woken by NOTIFY at the audit commit (its polling is se
   const findings = [{ control: 'privacy.privacy-policy-link', status: 'fail' as const, severity: 'error' as const, evidence: 'No policy link' }];
   const audit = await saveAudit(database.db, {
     apiKeyId: keyId, url: new URL('https://example.com/'), branch: 'privacy', standard: undefined, includeWarnings: true,
-    crawled: {
-      requestedUrl: 'https://example.com/', finalUrl: 'https://example.com/', status: 200, redirectChain: [], finalSetCookies: [], headers: {},
-      fetchedAt: new Date(), byteCount: 1, bodySha256: '0'.repeat(64), contentType: 'text/html', charset: 'UTF-8', html: '',
-    },
+    crawled: stubCrawl('https://example.com/', ''),
     result: { controls: [], findings, totals: totalsOf(findings) },
   });
   await until('the event at the receiver', async () => receivedBy(webhookId).length === 1, 10_000);

@@ -1,6 +1,7 @@
 // Audits as saveAudit receives them, made from a table of control outcomes, for tests that need
 // stored audits (and so remediation tickets) without crawling a page.
 import type { NewAudit } from '../../src/audit/audit-store.ts';
+import type { CrawledPage } from '../../src/audit/crawl.ts';
 import type { Branch, OutcomeStatus, Severity } from '../../src/audit/control.ts';
 import { totalsOf, type CheckedControl, type Finding } from '../../src/audit/findings.ts';
 
@@ -50,20 +51,25 @@ export function newAudit(
     branch,
     standard: branch === 'wcag' ? 'WCAG21AA' : undefined,
     includeWarnings,
-    crawled: {
-      requestedUrl: url,
-      finalUrl: url,
-      status: 200,
-      redirectChain: [],
-      finalSetCookies: [],
-      headers: {},
-      fetchedAt: new Date(),
-      byteCount: 10,
-      bodySha256: '0'.repeat(64),
-      contentType: 'text/html',
-      charset: 'UTF-8',
-      html: '<p>hi</p>',
-    },
+    crawled: stubCrawl(url),
     result: { controls, findings, totals: totalsOf(findings) },
+  };
+}
+
+/** A small page as the crawler returns it, for audits saved without a crawl. */
+export function stubCrawl(url: string, html = '<p>hi</p>'): CrawledPage {
+  return {
+    requestedUrl: url,
+    finalUrl: url,
+    status: 200,
+    redirectChain: [],
+    finalSetCookies: [],
+    headers: {},
+    fetchedAt: new Date(),
+    byteCount: Buffer.byteLength(html),
+    bodySha256: '0'.repeat(64),
+    contentType: 'text/html',
+    charset: 'UTF-8',
+    html,
   };
 }
