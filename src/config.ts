@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { DEFAULT_CRAWL_LIMITS } from './audit/crawl.ts';
 import { emailProblem, normaliseEmail, passwordProblem } from './auth/users.ts';
+import type { DatabaseBounds } from './db/connect.ts';
 import { parseCidrList, parseStaticResolve, type Cidr } from './net/address-policy.ts';
 
 export interface Config {
@@ -11,6 +12,8 @@ export interface Config {
   /** PostgreSQL connection string; when absent the embedded PGlite database is used. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** Bounds on every wait for PostgreSQL (AUDIT_DB_*); unused by the embedded database. */
+  database: DatabaseBounds;
   seedApiKey: string | undefined;
   rateLimit: { limit: number; windowSeconds: number };
   crawl: { timeoutMs: number; maxBytes: number; maxRedirects: number };
@@ -271,6 +274,11 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 3000, 0, 65535),
     databaseUrl: env.DATABASE_URL?.trim() || undefined,
     dataDir: path.resolve(env.AUDIT_DATA_DIR?.trim() || './data'),
+    database: {
+      connectTimeoutMs: integer(env, 'AUDIT_DB_CONNECT_TIMEOUT_MS', 2000, 100, 60_000),
+      statementTimeoutMs: integer(env, 'AUDIT_DB_STATEMENT_TIMEOUT_MS', 5000, 100, 600_000),
+      startTimeoutMs: integer(env, 'AUDIT_DB_START_TIMEOUT_MS', 60_000, 0, 3_600_000),
+    },
     seedApiKey: seed || undefined,
     rateLimit: {
       limit: integer(env, 'AUDIT_RATE_LIMIT', 10, 1, 1_000_000),

@@ -26,6 +26,7 @@ import { PasswordInputError, readNewPassword } from './cli/read-password.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/connect.ts';
 import { DataDirLockedError } from './db/dir-lock.ts';
+import { isDatabaseUnavailable } from './db/unavailable.ts';
 import { createAddressPolicy } from './net/address-policy.ts';
 import { createSafeFetcher } from './net/safe-fetch.ts';
 import pino from 'pino';
@@ -34,10 +35,11 @@ import { createDeliveryWorker } from './alerts/delivery-worker.ts';
 import { listenForDeliveries, type Listener } from './alerts/listen.ts';
 
 async function serve(config: Config): Promise<void> {
-  const database = await openDatabase(config);
+  const log = pino(loggerOptions(config.logLevel));
+  const database = await openDatabase(config, log.child({ component: 'database' }));
   const policy = createAddressPolicy(config.allowPrivateNetworks);
   const fetcher = createSafeFetcher({ policy, staticResolve: config.staticResolve });
-  const app = await buildApp({ config, db: database.db, fetcher });
+  const app = await buildApp({ config, db: database.db, fetcher, logger: log });
   for (const notice of config.notices) app.log.warn(notice);
   if (config.seedApiKey) {
     await ensureSeedKey(database.db, config.seedApiKey, app.log);
@@ -55,7 +57,9 @@ async function serve(config: Config): Promise<void> {
   const worker = app.deliveryWorker;
   let listener: Listener | undefined;
   if (worker && database.kind === 'postgres') {
-    listener = await listenForDeliveries(config.databaseUrl!, () => worker.notify(), app.log.child({ component: 'delivery-worker' }));
+    listener = await listenForDeliveries(config.databaseUrl!, () => worker.notify(), app.log.child({ component: 'delivery-worker' }), {
+      connectTimeoutMs: config.database.connectTimeoutMs,
+    });
   }
 
   let closing = false;
@@ -82,7 +86,7 @@ async function serve(config: Config): Promise<void> {
 async function runWorker(config: Config): Promise<number> {
   const log = pino(loggerOptions(config.logLevel)).child({ component: 'delivery-worker' });
   for (const notice of config.notices) log.warn(notice);
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, log.child({ component: 'database' }));
   const fetcher = createSafeFetcher({ policy: createAddressPolicy(config.allowPrivateNetworks), staticResolve: config.staticResolve });
   const worker = createDeliveryWorker({
     db: database.db,
@@ -92,7 +96,10 @@ async function runWorker(config: Config): Promise<number> {
     pollIntervalMs: config.webhooks.pollIntervalMs,
     log,
   });
-  const listener = database.kind === 'postgres' ? await listenForDeliveries(config.databaseUrl!, () => worker.notify(), log) : undefined;
+  const listener =
+    database.kind === 'postgres'
+      ? await listenForDeliveries(config.databaseUrl!, () => worker.notify(), log, { connectTimeoutMs: config.database.connectTimeoutMs })
+      : undefined;
   worker.start();
   log.info({ database: database.kind }, 'delivery worker started');
   return new Promise<number>((resolve) => {
@@ -112,8 +119,11 @@ async function runWorker(config: Config): Promise<number> {
   });
 }
 
+/** A command's waits for an unreachable database, on stderr (stdout may be piped: `keys create`). */
+const commandLog = { info() {}, warn: (_fields: object, message: string) => console.error(message) };
+
 async function withDatabase<T>(work: (database: DatabaseHandle) => Promise<T>): Promise<T> {
-  const database = await openDatabase(loadConfig());
+  const database = await openDatabase(loadConfig(), commandLog);
   try {
     return await work(database);
   } finally {
@@ -425,7 +435,9 @@ main(process.argv.slice(2)).then(
       console.error(USAGE);
       process.exit(2);
     }
-    if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof InputError || error instanceof PasswordInputError) {
+    if (isDatabaseUnavailable(error)) {
+      console.error(`error: the database could not be reached (${(error as Error).message}); gave up after AUDIT_DB_START_TIMEOUT_MS`);
+    } else if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof InputError || error instanceof PasswordInputError) {
       console.error(`error: ${error.message}`);
     } else {
       console.error(error);

@@ -119,6 +119,23 @@ test('webhook settings: defaults, values, the timeout clamped to 15 s with a not
   }
 });
 
+test('database bounds: defaults, values, and bad values refused by name', () => {
+  assert.deepEqual(loadConfig({}).database, { connectTimeoutMs: 2000, statementTimeoutMs: 5000, startTimeoutMs: 60_000 });
+  assert.deepEqual(
+    loadConfig({ AUDIT_DB_CONNECT_TIMEOUT_MS: '750', AUDIT_DB_STATEMENT_TIMEOUT_MS: '30000', AUDIT_DB_START_TIMEOUT_MS: '0' }).database,
+    { connectTimeoutMs: 750, statementTimeoutMs: 30_000, startTimeoutMs: 0 },
+  );
+  const refused: [Record<string, string>, RegExp][] = [
+    [{ AUDIT_DB_CONNECT_TIMEOUT_MS: '0' }, /^AUDIT_DB_CONNECT_TIMEOUT_MS must be an integer between 100 and 60000/],
+    [{ AUDIT_DB_CONNECT_TIMEOUT_MS: '2s' }, /^AUDIT_DB_CONNECT_TIMEOUT_MS/],
+    [{ AUDIT_DB_STATEMENT_TIMEOUT_MS: '99' }, /^AUDIT_DB_STATEMENT_TIMEOUT_MS/],
+    [{ AUDIT_DB_START_TIMEOUT_MS: '-1' }, /^AUDIT_DB_START_TIMEOUT_MS/],
+  ];
+  for (const [env, message] of refused) {
+    assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && message.test(error.message));
+  }
+});
+
 test('admin sessions: defaults, values, and bad values refused by name without echoing a password', () => {
   assert.deepEqual(loadConfig({}).admin, {
     cookieSecure: true,

@@ -13,26 +13,43 @@ export interface Listener {
   close(): Promise<void>;
 }
 
-export async function listenForDeliveries(connectionString: string, onNotify: () => void, log: ListenLog): Promise<Listener> {
+/**
+ * Never throws for an unreachable database: the first connection is retried like any later one,
+ * so a process that starts during an outage picks up wake-ups once the database is back.
+ */
+export async function listenForDeliveries(
+  connectionString: string,
+  onNotify: () => void,
+  log: ListenLog,
+  options: { connectTimeoutMs?: number } = {},
+): Promise<Listener> {
   let client: pg.Client | undefined;
   let closed = false;
   let retryMs = 500;
   let timer: NodeJS.Timeout | undefined;
 
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString });
+    const next = new pg.Client({ connectionString, connectionTimeoutMillis: options.connectTimeoutMs ?? 2000, keepAlive: true });
+    const lost = (error: unknown) => {
+      if (client !== next) return;
+      log.warn({ err: error }, 'webhook LISTEN connection lost; polling until it is back');
+      client = undefined;
+      void next.end().catch(() => {});
+      schedule();
+    };
     next.on('notification', (message) => {
       if (message.channel === DELIVERY_CHANNEL) onNotify();
     });
-    next.on('error', (error) => {
-      log.warn({ err: error }, 'webhook LISTEN connection failed; polling until it is back');
-      if (client === next) {
-        client = undefined;
-        void next.end().catch(() => {});
-        schedule();
-      }
-    });
-    await next.connect();
+    // A restart sends 57P01 then closes; a reset or a crash just closes. Either way, reconnect.
+    next.on('error', lost);
+    next.on('end', () => lost(new Error('connection ended')));
+    try {
+      await next.connect();
+      await next.query(`listen ${DELIVERY_CHANNEL}`);
+    } catch (error) {
+      void next.end().catch(() => {});
+      throw error;
+    }
     await next.query(`listen ${DELIVERY_CHANNEL}`);
     if (closed) {
       await next.end();
@@ -49,14 +66,19 @@ export async function listenForDeliveries(connectionString: string, onNotify: ()
     timer = setTimeout(() => {
       connect().catch((error: unknown) => {
         log.warn({ err: error }, 'webhook LISTEN reconnect failed');
-        retryMs = Math.min(retryMs * 2, 30_000);
+        retryMs = Math.min(retryMs * 2, 5_000);
         schedule();
       });
     }, retryMs);
   }
 
-  await connect();
-  log.info({ channel: DELIVERY_CHANNEL }, 'listening for committed webhook deliveries');
+  try {
+    await connect();
+    log.info({ channel: DELIVERY_CHANNEL }, 'listening for committed webhook deliveries');
+  } catch (error) {
+    log.warn({ err: error }, 'webhook LISTEN connection failed; polling until it is back');
+    schedule();
+  }
   return {
     async close() {
       closed = true;

@@ -25,6 +25,8 @@ import { attemptLogin, checkCsrf, clearSessionCookie, logout, readSession, setSe
 import { PASSWORD_MAX_LENGTH } from '../auth/users.ts';
 import type { Database } from '../db/schema.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/errors.ts';
 import { RETRY_AFTER_HEADER, withHeaders } from '../http/openapi.ts';
 import { reportFileName } from '../http/routes/report.ts';
 import { PILLAR_TITLES, renderReportPdf } from '../report/pdf.ts';
@@ -283,6 +285,15 @@ export function dashboardRoutes(deps: DashboardDeps) {
     });
 
     app.setErrorHandler(async (error: { statusCode?: number; code?: string; validation?: unknown }, request, reply) => {
+      if (isDatabaseUnavailable(error)) {
+        request.log.warn({ err: error }, 'database unavailable: dashboard page answered 503');
+        reply.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+        return message(reply, 503, {
+          title: 'Unavailable',
+          heading: 'The service is unavailable',
+          message: 'The database cannot be reached just now. Nothing was changed; try again in a few seconds.',
+        });
+      }
       const status = error.validation ? 400 : error.statusCode ?? 500;
       if (status >= 500) request.log.error({ err: error }, 'dashboard page failed');
       else request.log.info({ code: error.code, statusCode: status }, 'dashboard request refused');

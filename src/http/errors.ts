@@ -3,6 +3,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
 export const FieldErrorsBody = Type.Object(
   { errors: Type.Record(Type.String(), Type.String()) },
@@ -87,8 +88,23 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
     }
     return reply.code(error.statusCode).send({ error: error.message });
   }
+  if (isDatabaseUnavailable(error)) return serviceUnavailable(error, request, reply);
   request.log.error({ err: error }, 'unexpected error');
   return reply.code(500).send({ error: 'internal server error' });
+}
+
+/** What a client is told to wait when the database is away: about one start-up back-off step. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The database cannot be reached or did not answer within its bound: 503, and the work was not
+ * done (an audit is stored by one statement, so it either committed or it did not; the one case no
+ * protocol can rule out is a connection lost after the commit was sent and before its answer came).
+ * The detail is the operator's.
+ */
+export function serviceUnavailable(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  request.log.warn({ err: error }, 'database unavailable: answering 503');
+  return reply.code(503).header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS)).send({ error: 'service unavailable' });
 }
 
 export function registerErrorHandlers(app: FastifyInstance): void {

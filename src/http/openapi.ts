@@ -37,7 +37,7 @@ type TransformObject = NonNullable<FastifyDynamicSwaggerOptions['transformObject
  */
 export const documentCommonAnswers: TransformObject = (document) => {
   const spec = 'openapiObject' in document ? document.openapiObject : document.swaggerObject;
-  for (const operations of Object.values(spec.paths ?? {})) {
+  for (const [route, operations] of Object.entries(spec.paths ?? {})) {
     for (const operation of Object.values(operations ?? {})) {
       if (typeof operation !== 'object' || operation === null || !('responses' in operation)) continue;
       const responses = (operation.responses ??= {}) as Record<string, { description?: string; content?: object; headers?: object }>;
@@ -45,6 +45,7 @@ export const documentCommonAnswers: TransformObject = (document) => {
         description: 'The HTTP layer refused the request (no Host header, a malformed request line or header).',
         content: { 'application/json': { schema: MALFORMED_REQUEST, example: { error: 'malformed request' } } },
       };
+      if (route.startsWith('/api/')) responses['503'] ??= SERVICE_UNAVAILABLE;
       for (const response of Object.values(responses)) {
         response.headers = {
           ...response.headers,
@@ -54,6 +55,16 @@ export const documentCommonAnswers: TransformObject = (document) => {
     }
   }
   return spec;
+};
+
+/** Any API route while its database cannot be reached or answer within its bound (src/db/unavailable.ts). */
+const SERVICE_UNAVAILABLE = {
+  description:
+    'The database could not be reached or did not answer within its bound (a restart, a partition): the request was not carried out ' +
+    '(an audit is not stored, an event not queued), and it can be sent again after Retry-After. The service recovers by itself ' +
+    'when the database is back; /healthz stays 200 meanwhile and /readyz answers 503.',
+  headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before trying again.' } },
+  content: { 'application/json': { schema: { type: 'object', properties: { error: { type: 'string', const: 'service unavailable' } }, required: ['error'] }, example: { error: 'service unavailable' } } },
 };
 
 /** `{"error": …}` or `{"errors": {…}}`: the shapes of a refused request. */

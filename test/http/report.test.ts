@@ -227,6 +227,6 @@ test('the route is in the OpenAPI description with its statuses and the PDF cont
   const spec = service.app.swagger() as unknown as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>> };
   const operation = spec.paths['/api/v1/audit/report']?.get;
   assert.ok(operation);
-  assert.deepEqual(Object.keys(operation.responses).sort(), ['200', '400', '403', '404', '500']);
+  assert.deepEqual(Object.keys(operation.responses).sort(), ['200', '400', '403', '404', '500', '503']);
   assert.ok(operation.responses['200']?.content?.['application/pdf']);
 });

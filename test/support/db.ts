@@ -39,7 +39,7 @@ export async function ensurePgliteTemplate(): Promise<string> {
 
 export interface TestDatabase extends DatabaseHandle {
   /** PostgreSQL only: a second, independent pool on the same schema, as another process would have. */
-  connectAgain?: () => Promise<DatabaseHandle>;
+  connectAgain?: (pool?: pg.PoolConfig) => Promise<DatabaseHandle>;
   /** PostgreSQL only: a connection string that lands in this file's schema, for child processes. */
   connectionString?: string;
 }
@@ -51,7 +51,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`create schema ${schema}`);
-    const connect = () => openPostgres(url, { options: `-c search_path=${schema}` });
+    const connect = (pool: pg.PoolConfig = {}) => openPostgres(url, { pool: { options: `-c search_path=${schema}`, ...pool } });
     const handle = await connect();
     await admin.end();
     await migrateToLatest(handle.db, { schema });
