@@ -164,6 +164,11 @@ async function assertUnavailable(server: Running, phase: string): Promise<void> 
     assert.deepEqual(answer.body, { error: 'service unavailable' });
     assert.ok(Number(answer.retryAfter) > 0, `${phase}: Retry-After`);
   }
+  // A dashboard page that needs the database (any session cookie is looked up): a 503 page.
+  const page = await fetch(`${server.base}/dashboard`, { headers: { cookie: `svc_session=${randomBytes(32).toString('base64url')}` }, redirect: 'manual', signal: AbortSignal.timeout(20_000) });
+  assert.equal(page.status, 503, `${phase}: dashboard`);
+  assert.ok(Number(page.headers.get('retry-after')) > 0);
+  assert.match(await page.text(), /The service is unavailable/);
   assert.equal((await call(server, 'GET', '/readyz')).status, 503, `${phase}: /readyz`);
   assert.deepEqual(await call(server, 'GET', '/healthz'), { status: 200, retryAfter: null, body: { status: 'ok' } }, `${phase}: /healthz`);
 }
