@@ -149,7 +149,7 @@ const START_RETRY_MAX_MS = 5000;
 export async function openDatabase(config: DatabaseConfig, log: DatabaseLog = SILENT): Promise<DatabaseHandle> {
   if (!config.databaseUrl) {
     const handle = await openPglite(config.dataDir);
-    return migrated(handle, () => migrateToLatest(handle.db));
+    return closedOnFailure(handle, () => migrateToLatest(handle.db));
   }
   const bounds = config.database ?? DEFAULT_DATABASE_BOUNDS;
   const url = config.databaseUrl;
@@ -165,7 +165,7 @@ export async function openDatabase(config: DatabaseConfig, log: DatabaseLog = SI
         await migrator.close();
       }
       const handle = await openPostgres(url, { bounds, log });
-      return await migrated(handle, () => sql`select 1`.execute(handle.db));
+      return await closedOnFailure(handle, () => sql`select 1`.execute(handle.db));
     } catch (error) {
       const left = deadline - Date.now();
       if (!isDatabaseUnavailable(error) || left <= 0) throw error;
@@ -176,9 +176,10 @@ export async function openDatabase(config: DatabaseConfig, log: DatabaseLog = SI
   }
 }
 
-async function migrated(handle: DatabaseHandle, ready: () => Promise<unknown>): Promise<DatabaseHandle> {
+/** The handle once `check` has passed; closed, and the error thrown, when it fails. */
+async function closedOnFailure(handle: DatabaseHandle, check: () => Promise<unknown>): Promise<DatabaseHandle> {
   try {
-    await ready();
+    await check();
   } catch (error) {
     await handle.close();
     throw error;
