@@ -15,7 +15,7 @@ import { NOT_RENDERED } from '../page/visibility.ts';
 import { accessibleName } from './accname.ts';
 import { ATTRIBUTE, attributeFlags, DocumentOrder, ElementMemo } from './element-memo.ts';
 import { explicitRole, implicitRole, GLOBAL_PROPERTIES } from './aria.ts';
-import { StyleIndex, UNKNOWN, parseLength } from './styles.ts';
+import { CSS_TOO_LARGE, StyleIndex, UNKNOWN, parseLength } from './styles.ts';
 
 export type Tri = boolean | undefined;
 
@@ -219,6 +219,15 @@ export class WcagContext {
 
   private stateOf(el: Element): ElementState {
     return this.state.get(el) ?? { rendered: true, visibilityVisible: true, ariaHidden: false, inert: false, visuallyHidden: false };
+  }
+
+  /**
+   * The note of a cantTell that CSS the page does not decide caused: `note`, or, once the cascade
+   * has spent its budget of selector matches (any UNKNOWN may then be the budget's), that the
+   * page's CSS is too large to evaluate.
+   */
+  undecidedCss(note: string): string {
+    return this.styles.exhausted ? CSS_TOO_LARGE : note;
   }
 
   /** Rendered with `visibility: visible`: hidden from nobody by CSS or the `hidden` attribute. */

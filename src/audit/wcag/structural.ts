@@ -75,7 +75,8 @@ export const NTH_PSEUDOS: ReadonlySet<string> = new Set<NthPseudo>(['nth-child',
 export class StructuralPositions {
   private readonly order: DocumentOrder | undefined;
   private readonly positions: ElementMemo<Position>;
-  private readonly nthArguments = new Map<string, NthArgument>();
+  /** Compiled arguments by pseudo-class, then by text (css-select passes the text on every match). */
+  private readonly nthArguments = new Map<NthPseudo, Map<string, NthArgument>>();
   /** css-select's options with these pseudo-classes: the compile options of every selector of the page. */
   readonly options: Options<AnyNode, Element>;
 
@@ -129,8 +130,9 @@ export class StructuralPositions {
    * so that an invalid argument fails the compilation, not a match.
    */
   argument(name: NthPseudo, data: string): NthArgument {
-    const key = `${name}\u0000${data}`;
-    let argument = this.nthArguments.get(key);
+    let byText = this.nthArguments.get(name);
+    if (byText === undefined) this.nthArguments.set(name, (byText = new Map()));
+    let argument = byText.get(data);
     if (argument === undefined) {
       const ofMatch = name === 'nth-child' || name === 'nth-last-child' ? NTH_OF.exec(data) : null;
       const parsed = parseNth(ofMatch === null ? data : ofMatch[1]!.trim());
@@ -141,7 +143,7 @@ export class StructuralPositions {
         any: test === undefined && parsed[0] === 1 && parsed[1] <= 0,
         of: test === undefined ? undefined : new FilteredPositions(test, this.order),
       };
-      this.nthArguments.set(key, argument);
+      byText.set(data, argument);
     }
     return argument;
   }

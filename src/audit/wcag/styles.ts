@@ -53,10 +53,17 @@ interface Offer {
   rank: number;
 }
 
+/** One rule of a selector group: its place in the sheets, its declarations, and whether its context is decidable. */
+interface Member {
+  order: number;
+  declarations: readonly Declaration[];
+  undecidable: boolean;
+}
+
 /**
- * The rules that share one selector: matched once per element, their declarations folded at parse
- * time into the one that wins each property among them (the cascade's outcome is the same: they
- * share a specificity, so only importance and order decide between them).
+ * The rules that share one selector: matched once per element, their declarations folded into the
+ * one that wins each property among them (the cascade's outcome is the same: they share a
+ * specificity, so only importance and order decide between them).
  */
 interface SelectorGroup {
   readonly match: (el: Element) => boolean;
@@ -64,14 +71,37 @@ interface SelectorGroup {
   readonly ancestors: Uint32Array | null;
   /** Specificity packed as ids·10⁶ + classes·10³ + types. */
   readonly specificity: number;
-  /** The winning declaration of each property among the group's rules in decidable contexts. */
-  readonly winners: Offer[];
-  /** Properties set by the group's rules in a context static HTML cannot decide: UNKNOWN wherever the selector matches. */
-  readonly undecidable: Set<string>;
-  /** Every property the group's rules set. */
-  readonly properties: Set<string>;
+  readonly members: Member[];
+  /** The members folded, on first use (after every sheet is read): most selectors of a large sheet never match. */
+  folded: Folded | undefined;
   /** css-select cannot evaluate the selector: every property it sets is UNKNOWN wherever it may match. */
   unevaluable: boolean;
+}
+
+interface Folded {
+  /** The winning declaration of each property among the group's rules in decidable contexts. */
+  readonly winners: readonly Offer[];
+  /** Properties set by the group's rules in a context static HTML cannot decide: UNKNOWN wherever the selector matches. */
+  readonly undecidable: ReadonlySet<string>;
+  /** Every property the group's rules set. */
+  readonly properties: ReadonlySet<string>;
+}
+
+function fold(group: SelectorGroup): Folded {
+  if (group.folded !== undefined) return group.folded;
+  const winners: Offer[] = [];
+  const undecidable = new Set<string>();
+  const properties = new Set<string>();
+  for (const { order, declarations, undecidable: inUndecidableContext } of group.members) {
+    for (const d of declarations) {
+      for (const property of expand(d.property)) {
+        properties.add(property);
+        if (inUndecidableContext) undecidable.add(property);
+        else offer(winners, property, d, (d.important ? 2e15 : 0) + group.specificity * 1e5 + order);
+      }
+    }
+  }
+  return (group.folded = { winners, undecidable, properties });
 }
 
 /** A style rule inside `@media`, kept with its condition for the rules that read media features (orientation). */
@@ -242,33 +272,28 @@ export class StyleIndex {
       if (node.type === 'Raw') raw = true;
     });
     if (raw) return;
+    const single = selectors.children.size === 1;
     selectors.children.forEach((selector) => {
       if (selector.type !== 'Selector') return;
       // State and pseudo-element rules do not apply to the page as served (nothing is hovered or focused).
       if (hasStatePseudo(selector)) return;
-      const text = csstree.generate(selector);
-      let group = this.groups.get(text);
+      // The group's key: the prelude as written when it is the one selector (printing it back costs more than the parse).
+      const key = single ? prelude : csstree.generate(selector);
+      let group = this.groups.get(key);
       if (group === undefined) {
-        group = this.newGroup(selector, text);
-        this.groups.set(text, group);
+        group = this.newGroup(selector);
+        this.groups.set(key, group);
         this.index(selector, group);
       }
-      const order = this.order++;
-      for (const d of declarations) {
-        for (const property of expand(d.property)) {
-          group.properties.add(property);
-          if (context.undecidable) group.undecidable.add(property);
-          else offer(group.winners, property, d, (d.important ? 2e15 : 0) + group.specificity * 1e5 + order);
-        }
-      }
+      group.members.push({ order: this.order++, declarations, undecidable: context.undecidable });
       if (context.media !== null) {
         const match = group.match;
-        this.conditional.push({ media: context.media, selector: text, match: (el) => (this.spend() ? match(el) : undefined), declarations });
+        this.conditional.push({ media: context.media, selector: csstree.generate(selector), match: (el) => (this.spend() ? match(el) : undefined), declarations });
       }
     });
   }
 
-  private newGroup(selector: csstree.Selector, text: string): SelectorGroup {
+  private newGroup(selector: csstree.Selector): SelectorGroup {
     // Compiled on first use: most selectors of a large sheet never meet an element they could match.
     let compiled: ((el: Element) => boolean) | undefined;
     const group: SelectorGroup = {
@@ -283,7 +308,7 @@ export class StyleIndex {
                 this.structural.argument(node.name.toLowerCase() as NthPseudo, generated.slice(node.name.length + 2, -1));
               }
             });
-            const fn = compile(text, this.structural.options);
+            const fn = compile(csstree.generate(selector), this.structural.options);
             compiled = (e) => fn(e);
           } catch {
             // A selector css-select cannot evaluate may match anything: what it sets is undecidable.
@@ -294,9 +319,8 @@ export class StyleIndex {
         return compiled(el);
       },
       specificity: specificityOf(selector),
-      winners: [],
-      undecidable: new Set(),
-      properties: new Set(),
+      members: [],
+      folded: undefined,
       unevaluable: false,
     };
     return group;
@@ -457,7 +481,7 @@ export class StyleIndex {
     let properties = this.listProperties.get(list);
     if (properties === undefined) {
       const union = new Set<string>();
-      for (const group of list) for (const property of group.properties) union.add(property);
+      for (const group of list) for (const property of fold(group).properties) union.add(property);
       this.listProperties.set(list, (properties = union));
     }
     return properties;
@@ -511,12 +535,13 @@ class Cascade {
   private readonly unfinished = new Set<string>();
 
   addGroup(group: SelectorGroup, skipUndecidable: boolean): void {
+    const { winners, undecidable, properties } = fold(group);
     if (group.unevaluable) {
-      if (!skipUndecidable) for (const property of group.properties) this.unknown.add(property);
+      if (!skipUndecidable) for (const property of properties) this.unknown.add(property);
       return;
     }
-    if (!skipUndecidable) for (const property of group.undecidable) this.unknown.add(property);
-    for (const { property, d, rank } of group.winners) this.offer(property, d, rank, false);
+    if (!skipUndecidable) for (const property of undecidable) this.unknown.add(property);
+    for (const { property, d, rank } of winners) this.offer(property, d, rank, false);
   }
 
   cut(properties: ReadonlySet<string>): void {
