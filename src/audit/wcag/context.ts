@@ -54,6 +54,8 @@ const STATE_ATTRIBUTES = ATTRIBUTE.hidden | ATTRIBUTE.ariaHidden | ATTRIBUTE.ine
 export interface WcagOptions {
   /** The document is HTML (false for the SVG and XML documents of the ACT test suite). */
   html: boolean;
+  /** The cascade's budget of selector matches (MATCH_BUDGET; smaller in tests). */
+  matchBudget?: number;
 }
 
 export class WcagContext {
@@ -133,7 +135,7 @@ export class WcagContext {
     this.roleMemo = this.memo();
     this.nameMemo = this.memo();
     this.locationMemo = this.memo();
-    this.styles = new StyleIndex(styleTexts, this.documentOrder);
+    this.styles = new StyleIndex(styleTexts, this.documentOrder, options.matchBudget);
     this.htmlElement = this.byTag.get('html')?.[0] ?? null;
     this.externalStyles =
       (this.byTag.get('link') ?? []).some((l) => /(?:^|\s)stylesheet(?:\s|$)/i.test(l.attribs.rel ?? '')) || styleTexts.some((t) => /@import\b/i.test(t));

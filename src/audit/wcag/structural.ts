@@ -36,16 +36,21 @@ class FilteredPositions {
   private readonly test: (el: Element) => boolean;
   private readonly memo: ElementMemo<{ index: number; last: number } | null>;
 
-  constructor(test: (el: Element) => boolean, order: DocumentOrder | undefined) {
+  private readonly visited: (count: number) => void;
+
+  constructor(test: (el: Element) => boolean, order: DocumentOrder | undefined, visited: (count: number) => void) {
     this.test = test;
     this.memo = new ElementMemo(order);
+    this.visited = visited;
   }
 
   get(el: Element): { index: number; last: number } | null {
     let known = this.memo.get(el);
     if (known === undefined) {
       const matching: Element[] = [];
-      for (const sibling of siblingsOf(el)) if (isTag(sibling)) {
+      const siblings = siblingsOf(el);
+      this.visited(siblings.length);
+      for (const sibling of siblings) if (isTag(sibling)) {
         if (this.test(sibling)) matching.push(sibling);
         else this.memo.set(sibling, null);
       }
@@ -77,6 +82,8 @@ export class StructuralPositions {
   private readonly positions: ElementMemo<Position>;
   /** Compiled arguments by pseudo-class, then by text (css-select passes the text on every match). */
   private readonly nthArguments = new Map<NthPseudo, Map<string, NthArgument>>();
+  /** Sibling nodes visited computing positions: each parent's children once per kind of position. */
+  siblingVisits = 0;
   /** css-select's options with these pseudo-classes: the compile options of every selector of the page. */
   readonly options: Options<AnyNode, Element>;
 
@@ -109,6 +116,7 @@ export class StructuralPositions {
     const siblings = siblingsOf(el);
     const perType = new Map<string, number>();
     const tags: Element[] = [];
+    this.siblingVisits += siblings.length;
     for (const sibling of siblings) {
       if (!isTag(sibling)) continue;
       const type = perType.get(sibling.name) ?? 0;
@@ -141,7 +149,7 @@ export class StructuralPositions {
         check: compileNth(parsed),
         // nth-check's own shortcut (boolbase's trueFunc) for a = 1, b ≤ 0: css-select then checks the parent only.
         any: test === undefined && parsed[0] === 1 && parsed[1] <= 0,
-        of: test === undefined ? undefined : new FilteredPositions(test, this.order),
+        of: test === undefined ? undefined : new FilteredPositions(test, this.order, (count) => (this.siblingVisits += count)),
       };
       byText.set(data, argument);
     }

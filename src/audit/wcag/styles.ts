@@ -183,7 +183,9 @@ export class StyleIndex {
   /** Groups by selector text: a rule whose selector has a group joins it. */
   private readonly groups = new Map<string, SelectorGroup>();
   private readonly structural: StructuralPositions;
-  /** Match attempts spent so far (at most MATCH_BUDGET, plus one). */
+  /** Match attempts this page may spend (MATCH_BUDGET unless a test sets a smaller one). */
+  private readonly budget: number;
+  /** Match attempts spent so far (at most the budget, plus one). */
   private spent = 0;
   private readonly documentOrder: DocumentOrder | undefined;
   private readonly memo: ElementMemo<ReadonlyMap<string, Cascaded>>;
@@ -193,8 +195,9 @@ export class StyleIndex {
   private order = 0;
 
   /** `documentOrder`: the page's elements, for array-backed memos (without it, Maps). */
-  constructor(styleTexts: readonly string[], documentOrder?: DocumentOrder) {
+  constructor(styleTexts: readonly string[], documentOrder?: DocumentOrder, budget = MATCH_BUDGET) {
     this.documentOrder = documentOrder;
+    this.budget = budget;
     this.memo = new ElementMemo(documentOrder);
     this.fontSizeMemo = new ElementMemo(documentOrder);
     this.maskMemo = new ElementMemo(documentOrder);
@@ -204,18 +207,23 @@ export class StyleIndex {
 
   /** Group-by-element match attempts spent on this page so far. */
   get matchAttempts(): number {
-    return Math.min(this.spent, MATCH_BUDGET);
+    return Math.min(this.spent, this.budget);
   }
 
-  /** The page's CSS outgrew MATCH_BUDGET: some cascades were cut short and answer UNKNOWN. */
+  /** Sibling nodes visited to answer structural pseudo-classes (each parent's children once). */
+  get siblingVisits(): number {
+    return this.structural.siblingVisits;
+  }
+
+  /** The page's CSS outgrew its budget: some cascades were cut short and answer UNKNOWN. */
   get exhausted(): boolean {
-    return this.spent > MATCH_BUDGET;
+    return this.spent > this.budget;
   }
 
   /** Spends one match attempt; false once the budget is gone. */
   private spend(): boolean {
-    if (this.spent > MATCH_BUDGET) return false;
-    return ++this.spent <= MATCH_BUDGET;
+    if (this.spent > this.budget) return false;
+    return ++this.spent <= this.budget;
   }
 
   private addSheet(text: string): void {
