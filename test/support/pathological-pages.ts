@@ -28,10 +28,21 @@ export function manyRulesPage(rules = 10_000, sections = 1_000, paragraphs = 35)
   return `<!doctype html><html lang="en"><head><title>Many rules</title><style>${css.join('\n')}</style></head><body>${section.repeat(sections)}</body></html>`;
 }
 
+/**
+ * 50 rules whose ancestor part has no key for the Bloom filter (`[data-x7] div`) over a chain of
+ * 2,000 nested `<div>` (the page model's depth limit is 2,048): few match attempts (100,000), but
+ * each walks every ancestor, 100 million steps in all, on a 23 KB page.
+ */
+export function deepAncestorsPage(depth = 2_000, rules = 50): string {
+  const css = Array.from({ length: rules }, (_, i) => `[data-x${i}] div{color:red}`).join('');
+  return `<style>${css}</style>${'<div>'.repeat(depth)}text${'</div>'.repeat(depth)}`;
+}
+
 export function pathologicalPages(): PathologicalPage[] {
   return [
     { name: '20,000 identical rules (p{color:red}) × 20,000 <p>', html: identicalRulesPage() },
     { name: ':nth-last-of-type(2) over 100,000 sibling <p>', html: siblingsPage() },
     { name: '10,000 rules × 36,000 elements', html: manyRulesPage() },
+    { name: '50 keyless-ancestor rules × 2,000 nested <div>', html: deepAncestorsPage() },
   ];
 }

@@ -74,6 +74,9 @@ function siblingsOf(el: Element): readonly AnyNode[] {
 /** A `:nth-*(An+B of S)` argument as css-select splits it (whitespace around `of` required). */
 const NTH_OF = /^(.+?)\s+of\s+(.+)$/is;
 
+/** css-select's view of the DOM (the package does not export the type by name). */
+export type SelectAdapter = NonNullable<Options<AnyNode, Element>['adapter']>;
+
 export type NthPseudo = 'nth-child' | 'nth-last-child' | 'nth-of-type' | 'nth-last-of-type';
 export const NTH_PSEUDOS: ReadonlySet<string> = new Set<NthPseudo>(['nth-child', 'nth-last-child', 'nth-of-type', 'nth-last-of-type']);
 
@@ -87,13 +90,15 @@ export class StructuralPositions {
   /** css-select's options with these pseudo-classes: the compile options of every selector of the page. */
   readonly options: Options<AnyNode, Element>;
 
-  constructor(order?: DocumentOrder) {
+  /** `adapter`: css-select's, unless given (the cascade's charges its budget). */
+  constructor(order?: DocumentOrder, adapter?: SelectAdapter) {
     this.order = order;
     this.positions = new ElementMemo(order);
     const at = (el: Element) => this.position(el);
     // Two parameters, as css-select tells pseudo-classes that take an argument by the function's length.
     const nth = (name: NthPseudo) => (el: Element, data?: string | null) => this.nth(el, name, data ?? '');
     this.options = {
+      ...(adapter === undefined ? {} : { adapter }),
       pseudos: {
         'first-child': (el: Element) => at(el).child === 0,
         'last-child': (el: Element) => at(el).childLast === 0,

@@ -14,12 +14,13 @@
 // set, so what depends on them is cantTell, never slow and never a guess.
 import * as csstree from 'css-tree';
 import { compile } from 'css-select';
-import type { Element } from 'domhandler';
+import { isTag, type AnyNode, type Element } from 'domhandler';
+import * as DomUtils from 'domutils';
 import { parentElement } from '../page/dom.ts';
 import { nearest } from './ancestry.ts';
 import { ATTRIBUTE, attributeFlags, ElementMemo, type DocumentOrder } from './element-memo.ts';
 import { stripComments } from '../page/visibility.ts';
-import { NTH_PSEUDOS, StructuralPositions, type NthPseudo } from './structural.ts';
+import { NTH_PSEUDOS, StructuralPositions, type NthPseudo, type SelectAdapter } from './structural.ts';
 
 /** The properties read by the rules; declarations of any other property are dropped at parse time. */
 const READ: ReadonlySet<string> = new Set([
@@ -114,12 +115,17 @@ export interface ConditionalRule {
 }
 
 /**
- * The group-by-element match attempts (an element tested against a group of rules that could
- * apply to it, Bloom-filtered or matched) one page may spend on its cascade. The largest need of
- * the two real-page corpora (388 pages) is about 1/20 of it (README: cost); a crafted page of
- * 10,000 rules over 36,000 elements would need 360 million.
+ * The selector-matching work one page may spend on its cascade, in steps: an element tested
+ * against a group of rules that could apply to it (Bloom-filtered or matched) is one, and every
+ * node css-select visits inside a match (an ancestor for a descendant combinator, the siblings for
+ * `~`, the children for `:has()`) one more. The largest need of the two real-page corpora (388
+ * pages) is 143,793 steps, 1/14 of it (README: cost); a crafted page of 10,000 rules over 36,000
+ * elements would need over 360 million.
  */
-export const MATCH_BUDGET = 1_000_000;
+export const MATCH_BUDGET = 2_000_000;
+
+/** Thrown through css-select when a match runs out of the page's budget (caught in the cascade). */
+const OVER_BUDGET = new Error('over the selector-matching budget');
 
 /** The note of a cantTell whose cause may be a cascade cut short by MATCH_BUDGET. */
 export const CSS_TOO_LARGE = 'the page’s CSS is too large to evaluate statically (over the budget of selector matches)';
@@ -201,12 +207,12 @@ export class StyleIndex {
     this.memo = new ElementMemo(documentOrder);
     this.fontSizeMemo = new ElementMemo(documentOrder);
     this.maskMemo = new ElementMemo(documentOrder);
-    this.structural = new StructuralPositions(documentOrder);
+    this.structural = new StructuralPositions(documentOrder, this.budgetedAdapter());
     for (const text of styleTexts) this.addSheet(text);
   }
 
-  /** Group-by-element match attempts spent on this page so far. */
-  get matchAttempts(): number {
+  /** Selector-matching steps spent on this page so far (attempts and the nodes visited inside them). */
+  get matchWork(): number {
     return Math.min(this.spent, this.budget);
   }
 
@@ -220,10 +226,41 @@ export class StyleIndex {
     return this.spent > this.budget;
   }
 
-  /** Spends one match attempt; false once the budget is gone. */
-  private spend(): boolean {
+  /** Spends `steps` of the budget; false once it is gone. */
+  private spend(steps = 1): boolean {
     if (this.spent > this.budget) return false;
-    return ++this.spent <= this.budget;
+    this.spent += steps;
+    return this.spent <= this.budget;
+  }
+
+  /** css-select's default adapter (domutils), charging every node a match visits to the budget. */
+  private budgetedAdapter(): SelectAdapter {
+    const charge = (steps: number) => {
+      if (!this.spend(steps)) throw OVER_BUDGET;
+    };
+    return {
+      ...DomUtils,
+      isTag,
+      getParent: (node: AnyNode) => {
+        charge(1);
+        return DomUtils.getParent(node) as Element | null;
+      },
+      getSiblings: (node: AnyNode) => {
+        const siblings = DomUtils.getSiblings(node);
+        charge(siblings.length);
+        return siblings;
+      },
+      getChildren: (node: AnyNode) => {
+        const children = DomUtils.getChildren(node);
+        charge(children.length);
+        return children;
+      },
+      getText: (node: AnyNode) => {
+        const text = DomUtils.getText(node);
+        charge(1 + (text.length >> 6));
+        return text;
+      },
+    };
   }
 
   private addSheet(text: string): void {
@@ -296,7 +333,7 @@ export class StyleIndex {
       group.members.push({ order: this.order++, declarations, undecidable: context.undecidable });
       if (context.media !== null) {
         const match = group.match;
-        this.conditional.push({ media: context.media, selector: csstree.generate(selector), match: (el) => (this.spend() ? match(el) : undefined), declarations });
+        this.conditional.push({ media: context.media, selector: csstree.generate(selector), match: (el) => this.budgeted(() => this.spend() && match(el)), declarations });
       }
     });
   }
@@ -462,6 +499,18 @@ export class StyleIndex {
     return matching.cascade === null ? NOTHING : matching.cascade.result();
   }
 
+  /** `match`'s answer, or undefined when the budget is gone (before it, or inside css-select). */
+  private budgeted(match: () => boolean): boolean | undefined {
+    if (this.exhausted) return undefined;
+    try {
+      const matches = match();
+      return this.exhausted ? undefined : matches;
+    } catch (error) {
+      if (error === OVER_BUDGET) return undefined;
+      throw error;
+    }
+  }
+
   /** False when the budget ran out before every candidate was tried. */
   private consider(
     el: Element,
@@ -469,15 +518,20 @@ export class StyleIndex {
     matching: { cascade: Cascade | null; ancestors: Uint32Array | null },
     skipUndecidable: boolean,
   ): boolean {
-    for (const candidate of candidates) {
-      if (!this.spend()) return false;
-      // Like a browser's Bloom filter: a selector needing an ancestor token no ancestor has cannot match.
-      if (candidate.ancestors !== null) {
-        matching.ancestors ??= this.ancestorMask(el);
-        if (!covers(matching.ancestors, candidate.ancestors)) continue;
+    try {
+      for (const candidate of candidates) {
+        if (!this.spend()) return false;
+        // Like a browser's Bloom filter: a selector needing an ancestor token no ancestor has cannot match.
+        if (candidate.ancestors !== null) {
+          matching.ancestors ??= this.ancestorMask(el);
+          if (!covers(matching.ancestors, candidate.ancestors)) continue;
+        }
+        if (!candidate.match(el)) continue;
+        (matching.cascade ??= new Cascade()).addGroup(candidate, skipUndecidable);
       }
-      if (!candidate.match(el)) continue;
-      (matching.cascade ??= new Cascade()).addGroup(candidate, skipUndecidable);
+    } catch (error) {
+      if (error === OVER_BUDGET) return false;
+      throw error;
     }
     return true;
   }

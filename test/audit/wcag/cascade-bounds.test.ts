@@ -13,7 +13,7 @@ import { runEngine } from '../../../src/audit/wcag/engine.ts';
 import { aggregate, NO_AI_NOTE } from '../../../src/audit/wcag/findings.ts';
 import { StructuralPositions } from '../../../src/audit/wcag/structural.ts';
 import { CSS_TOO_LARGE, MATCH_BUDGET, UNKNOWN, type Cascaded } from '../../../src/audit/wcag/styles.ts';
-import { identicalRulesPage, manyRulesPage, siblingsPage } from '../../support/pathological-pages.ts';
+import { deepAncestorsPage, identicalRulesPage, manyRulesPage, siblingsPage } from '../../support/pathological-pages.ts';
 
 const URL_ = 'https://e.example/';
 const shown = (c: Cascaded) => (c === UNKNOWN ? 'UNKNOWN' : c?.value);
@@ -29,7 +29,7 @@ describe('pathological pages finish within the budget, or stop at it', () => {
     // Two-letter text, so that contrast applies (red on white fails 4.5:1).
     const many = analysed(identicalRulesPage(20_000, 'xy'));
     const one = analysed(`<style>p{color:red}</style>${'<p>xy</p>'.repeat(20_000)}`);
-    assert.equal(many.context.styles.matchAttempts, 20_000);
+    assert.equal(many.context.styles.matchWork, 20_000);
     assert.equal(many.context.styles.exhausted, false);
     const outcomes = (r: typeof many.result) => r.controls.map((c) => [c.control, c.outcome, c.evidence]);
     assert.deepEqual(outcomes(many.result), outcomes(one.result));
@@ -43,7 +43,7 @@ describe('pathological pages finish within the budget, or stop at it', () => {
     assert.equal(paragraphs.length, 100_000);
     for (const el of ctx.elements) ctx.styles.cascaded(el, 'color');
     assert.equal(ctx.styles.exhausted, false);
-    assert.ok(ctx.styles.matchAttempts <= ctx.elements.length, `${ctx.styles.matchAttempts} attempts`);
+    assert.ok(ctx.styles.matchWork <= ctx.elements.length, `${ctx.styles.matchWork} attempts`);
     // The body's 100,002 children once, plus the few other parents' children.
     assert.ok(ctx.styles.siblingVisits < 100_100, `${ctx.styles.siblingVisits} sibling visits`);
     assert.equal(shown(ctx.styles.cascaded(paragraphs.at(-2)!, 'color')), 'red');
@@ -54,11 +54,21 @@ describe('pathological pages finish within the budget, or stop at it', () => {
   test('10,000 rules × 36,000 elements: stops at the budget; colour criteria inconclusive, saying the CSS is too large', () => {
     const { context, result } = analysed(manyRulesPage());
     assert.equal(context.styles.exhausted, true);
-    assert.equal(context.styles.matchAttempts, MATCH_BUDGET);
+    assert.equal(context.styles.matchWork, MATCH_BUDGET);
     const contrast = result.controls.find((c) => c.control === '1.4.3');
     assert.equal(contrast?.outcome, 'inconclusive');
     assert.ok(contrast.evidence.includes(CSS_TOO_LARGE), contrast.evidence);
     assert.ok(!result.controls.some((c) => c.outcome === 'fail'), 'nothing fails on colours the cascade did not decide');
+  });
+
+  test('50 keyless-ancestor rules over 2,000 nested divs: the ancestors each match visits count, and stop it', () => {
+    const ctx = new WcagContext(buildPage(deepAncestorsPage(), URL_), { html: true });
+    assert.equal(ctx.styles.exhausted, true);
+    assert.equal(ctx.styles.matchWork, MATCH_BUDGET);
+    const divs = ctx.tagged('div');
+    // The first divs were matched within the budget (no ancestor carries data-x*); the deepest were not.
+    assert.equal(shown(ctx.styles.cascaded(divs[1]!, 'color')), undefined);
+    assert.equal(shown(ctx.styles.cascaded(divs.at(-1)!, 'color')), 'UNKNOWN');
   });
 });
 
@@ -79,7 +89,7 @@ describe('past the budget', () => {
 
   test('the budget is spent and counted', () => {
     assert.equal(ctx.styles.exhausted, true);
-    assert.equal(ctx.styles.matchAttempts, 2);
+    assert.equal(ctx.styles.matchWork, 2);
     assert.equal(ctx.isRendered(ctx.byId('one')!), false);
     assert.equal(ctx.isRendered(ctx.byId('two')!), true);
   });
@@ -126,7 +136,7 @@ describe('rules sharing a selector: matched once, cascaded as written', () => {
   test('five copies of one selector over four paragraphs: four match attempts', () => {
     const ctx = new WcagContext(buildPage(`<style>${'p{color:red}'.repeat(5)}</style>${'<p>x</p>'.repeat(4)}`, URL_), { html: true });
     for (const el of ctx.elements) ctx.styles.cascaded(el, 'color');
-    assert.equal(ctx.styles.matchAttempts, 4);
+    assert.equal(ctx.styles.matchWork, 4);
   });
 });
 
