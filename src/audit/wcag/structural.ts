@@ -90,9 +90,13 @@ export class StructuralPositions {
   /** css-select's options with these pseudo-classes: the compile options of every selector of the page. */
   readonly options: Options<AnyNode, Element>;
 
-  /** `adapter`: css-select's, unless given (the cascade's charges its budget). */
-  constructor(order?: DocumentOrder, adapter?: SelectAdapter) {
+  /** Charged with the sibling tests of an `of S` pass (one match of S per sibling). */
+  private readonly charge: (steps: number) => void;
+
+  /** `adapter`: css-select's, unless given; `charge`: the cascade's budget (throws once it is spent). */
+  constructor(order?: DocumentOrder, adapter?: SelectAdapter, charge: (steps: number) => void = () => {}) {
     this.order = order;
+    this.charge = charge;
     this.positions = new ElementMemo(order);
     const at = (el: Element) => this.position(el);
     // Two parameters, as css-select tells pseudo-classes that take an argument by the function's length.
@@ -154,7 +158,13 @@ export class StructuralPositions {
         check: compileNth(parsed),
         // nth-check's own shortcut (boolbase's trueFunc) for a = 1, b ≤ 0: css-select then checks the parent only.
         any: test === undefined && parsed[0] === 1 && parsed[1] <= 0,
-        of: test === undefined ? undefined : new FilteredPositions(test, this.order, (count) => (this.siblingVisits += count)),
+        of:
+          test === undefined
+            ? undefined
+            : new FilteredPositions(test, this.order, (count) => {
+                this.siblingVisits += count;
+                this.charge(count);
+              }),
       };
       byText.set(data, argument);
     }

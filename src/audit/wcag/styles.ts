@@ -207,7 +207,7 @@ export class StyleIndex {
     this.memo = new ElementMemo(documentOrder);
     this.fontSizeMemo = new ElementMemo(documentOrder);
     this.maskMemo = new ElementMemo(documentOrder);
-    this.structural = new StructuralPositions(documentOrder, this.budgetedAdapter());
+    this.structural = new StructuralPositions(documentOrder, this.budgetedAdapter(), this.charge);
     for (const text of styleTexts) this.addSheet(text);
   }
 
@@ -233,11 +233,14 @@ export class StyleIndex {
     return this.spent <= this.budget;
   }
 
+  /** Spends `steps` inside a match: throws OVER_BUDGET through css-select once the budget is gone. */
+  private readonly charge = (steps: number): void => {
+    if (!this.spend(steps)) throw OVER_BUDGET;
+  };
+
   /** css-select's default adapter (domutils), charging every node a match visits to the budget. */
   private budgetedAdapter(): SelectAdapter {
-    const charge = (steps: number) => {
-      if (!this.spend(steps)) throw OVER_BUDGET;
-    };
+    const charge = this.charge;
     return {
       ...DomUtils,
       isTag,

@@ -169,6 +169,17 @@ describe('structural pseudo-classes match as css-select’s own', () => {
     });
   }
 
+  test('an `of S` pass tests S once per sibling, and those tests are charged to the budget', () => {
+    const ctx = new WcagContext(buildPage(`<style>:nth-child(2 of p.a){color:red}</style><div>${'<p class="a">x</p><p>y</p>'.repeat(50)}</div>`, URL_), { html: true });
+    const paragraphs = ctx.tagged('p');
+    for (const el of ctx.elements) ctx.styles.cascaded(el, 'color');
+    assert.equal(shown(ctx.styles.cascaded(paragraphs[2]!, 'color')), 'red');
+    assert.equal(paragraphs.filter((p) => shown(ctx.styles.cascaded(p, 'color')) === 'red').length, 1);
+    // One attempt per element, plus each parent's children once for S.
+    assert.ok(ctx.styles.matchWork >= ctx.elements.length + 100, `${ctx.styles.matchWork}`);
+    assert.ok(ctx.styles.matchWork < 2 * ctx.elements.length + 20, `${ctx.styles.matchWork}`);
+  });
+
   test('an invalid argument fails the compilation, as in css-select (the selector is undecidable)', () => {
     const ctx = new WcagContext(buildPage('<style>p:nth-of-type(2n of p){color:red}</style><p id="t">x</p>', URL_), { html: true });
     assert.equal(shown(ctx.styles.cascaded(ctx.byId('t')!, 'color')), 'UNKNOWN');
