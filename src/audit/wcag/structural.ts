@@ -35,7 +35,7 @@ interface NthArgument {
 class FilteredPositions {
   private readonly test: (el: Element) => boolean;
   private readonly memo: ElementMemo<{ index: number; last: number } | null>;
-
+  /** Told how many siblings each pass tests (counted, and charged to the cascade's budget). */
   private readonly visited: (count: number) => void;
 
   constructor(test: (el: Element) => boolean, order: DocumentOrder | undefined, visited: (count: number) => void) {
