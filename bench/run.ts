@@ -5,7 +5,11 @@
 //    to the bare htmlparser2 parse of the same page. The privacy branch's one network request (the
 //    policy follow) is not analysis: a reachable result is supplied, the link is still selected.
 //    The WCAG branch also reports its slowest page (the target is none over 250 ms), the page with
-//    the most duplicate ids next to the median, and RSS growth over three passes of the corpora.
+//    the most duplicate ids next to the median, and RSS growth over three passes of the corpora;
+//    and, on three generated pathological pages (issue 16: 20,000 identical rules, one structural
+//    rule over 100,000 siblings, 10,000 rules × 36,000 elements), its analysis next to the bare
+//    parse of the same page, with the cascade's match attempts against its budget. These run
+//    without the corpora too.
 // 2. End to end: audits through the real HTTP stack, safe fetcher and database against a local
 //    HTTPS fixture, next to a bare fetch-and-parse loop over the same pages at the same concurrency.
 //    Twice: the service as its own process (`node src/main.ts serve`, as users deploy it; the
@@ -38,6 +42,9 @@ import { buildPage } from '../src/audit/page.ts';
 import { privacyControls } from '../src/audit/privacy/index.ts';
 import { selectPolicyLink } from '../src/audit/privacy/links/index.ts';
 import { analyseWcag } from '../src/audit/wcag/index.ts';
+import { WcagContext } from '../src/audit/wcag/context.ts';
+import { MATCH_BUDGET } from '../src/audit/wcag/styles.ts';
+import { pathologicalPages } from '../test/support/pathological-pages.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, openPostgres, type DatabaseHandle } from '../src/db/connect.ts';
 import { createAddressPolicy } from '../src/net/address-policy.ts';
@@ -147,6 +154,27 @@ function benchWcagExtras(pages: { name: string; html: string }[], medianMs: numb
     duplicateIdPage: { name: dupPage.page.name, duplicateIds: dupPage.duplicates, ms: dupMs, timesMedian: dupMs / medianMs, parseMs: dupParseMs, timesOwnParse: dupMs / dupParseMs },
     rss: { beforeMB: rssBefore / 2 ** 20, afterThreePassesMB: rssAfter / 2 ** 20, growthMB: (rssAfter - rssBefore) / 2 ** 20, gcExposed: gc !== undefined },
   };
+}
+
+/** WCAG on the pathological pages: best of two analyses next to the best of three bare parses, and the cascade's work. */
+function benchPathological() {
+  const analyse = ANALYSES.wcag!;
+  return pathologicalPages().map(({ name, html }) => {
+    let parseMs = Infinity;
+    for (let i = 0; i < 3; i++) {
+      const start = performance.now();
+      parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+      parseMs = Math.min(parseMs, performance.now() - start);
+    }
+    let ms = Infinity;
+    for (let i = 0; i < 2; i++) {
+      const start = performance.now();
+      analyse(html);
+      ms = Math.min(ms, performance.now() - start);
+    }
+    const { styles } = new WcagContext(buildPage(html, url), { html: true });
+    return { name, kB: html.length / 1024, parseMs, ms, timesParse: ms / parseMs, matchWork: styles.matchWork, budget: MATCH_BUDGET, budgetSpent: styles.exhausted };
+  });
 }
 
 async function runConcurrently(count: number, concurrency: number, task: (i: number) => Promise<void>) {
@@ -465,6 +493,7 @@ const analysis = corporaMissing || process.env.BENCH_SKIP_ANALYSIS
   ? {}
   : Object.fromEntries(Object.entries(ANALYSES).map(([branch, analyse]) => [branch, benchAnalysis(pages, analyse)]));
 const wcagExtras = corporaMissing || process.env.BENCH_SKIP_ANALYSIS ? undefined : benchWcagExtras(pages, (analysis as Record<string, ReturnType<typeof benchAnalysis>>).wcag!.analysis.median);
+const pathological = process.env.BENCH_SKIP_ANALYSIS ? undefined : benchPathological();
 const e2e = process.env.BENCH_SKIP_E2E ? undefined : { source: corporaMissing ? 'generated' : 'corpus', ...(await benchEndToEnd(pages)) };
 const webhooks = process.env.BENCH_SKIP_WEBHOOKS ? undefined : await benchWebhooks(pages);
 const report = process.env.BENCH_SKIP_REPORT ? undefined : await benchReport(openBenchDatabase, process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite');
@@ -485,6 +514,17 @@ if (wcagExtras) {
   );
   console.log(
     `wcag: RSS ${fmt(x.rss.beforeMB, 0)} MB before, ${fmt(x.rss.afterThreePassesMB, 0)} MB after three passes (growth ${fmt(x.rss.growthMB, 1)} MB${x.rss.gcExposed ? ', after gc' : ', gc not exposed'})`,
+  );
+}
+if (pathological) {
+  console.log(`\nwcag on pathological pages (generated; cascade budget ${MATCH_BUDGET.toLocaleString('en')} matching steps)`);
+  console.table(
+    Object.fromEntries(
+      pathological.map((p) => [
+        p.name,
+        { KB: fmt(p.kB, 0), 'parse ms': fmt(p.parseMs, 1), 'wcag ms': fmt(p.ms, 0), '× parse': fmt(p.timesParse, 1), 'match work': p.matchWork, 'budget spent': p.budgetSpent },
+      ]),
+    ),
   );
 }
 if (e2e) console.log(`end to end: ${e2e.requests} requests, concurrency ${e2e.concurrency}, ${e2e.pages} ${e2e.source} pages, ${e2e.database}`);
@@ -517,7 +557,7 @@ if (report) {
   console.log(`report: endpoint p50 ${fmt(report.endpoint.p50, 1)} ms, goal ≤ ${report.goalP50Ms} ms: ${report.endpointMeetsGoal ? 'met' : 'NOT met'}`);
 }
 const file = path.join(root, 'bench/results', `${new Date().toISOString().replaceAll(':', '-')}.json`);
-fs.writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, analysis, wcag: wcagExtras, e2e, webhooks, report }, null, 2)}\n`);
+fs.writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, analysis, wcag: wcagExtras, pathological, e2e, webhooks, report }, null, 2)}\n`);
 console.log(`written ${path.relative(root, file)}`);
 if (corporaMissing) {
   console.error(`incomplete run: the analysis part needs ${CORPORA.join(' and ')} from the shared folder`);

@@ -15,7 +15,7 @@ import { NOT_RENDERED } from '../page/visibility.ts';
 import { accessibleName } from './accname.ts';
 import { ATTRIBUTE, attributeFlags, DocumentOrder, ElementMemo } from './element-memo.ts';
 import { explicitRole, implicitRole, GLOBAL_PROPERTIES } from './aria.ts';
-import { StyleIndex, UNKNOWN, parseLength } from './styles.ts';
+import { CSS_TOO_LARGE, StyleIndex, UNKNOWN, parseLength } from './styles.ts';
 
 export type Tri = boolean | undefined;
 
@@ -54,6 +54,8 @@ const STATE_ATTRIBUTES = ATTRIBUTE.hidden | ATTRIBUTE.ariaHidden | ATTRIBUTE.ine
 export interface WcagOptions {
   /** The document is HTML (false for the SVG and XML documents of the ACT test suite). */
   html: boolean;
+  /** The cascade's budget of selector matches (MATCH_BUDGET; smaller in tests). */
+  matchBudget?: number;
 }
 
 export class WcagContext {
@@ -133,7 +135,7 @@ export class WcagContext {
     this.roleMemo = this.memo();
     this.nameMemo = this.memo();
     this.locationMemo = this.memo();
-    this.styles = new StyleIndex(styleTexts, this.documentOrder);
+    this.styles = new StyleIndex(styleTexts, this.documentOrder, options.matchBudget);
     this.htmlElement = this.byTag.get('html')?.[0] ?? null;
     this.externalStyles =
       (this.byTag.get('link') ?? []).some((l) => /(?:^|\s)stylesheet(?:\s|$)/i.test(l.attribs.rel ?? '')) || styleTexts.some((t) => /@import\b/i.test(t));
@@ -219,6 +221,15 @@ export class WcagContext {
 
   private stateOf(el: Element): ElementState {
     return this.state.get(el) ?? { rendered: true, visibilityVisible: true, ariaHidden: false, inert: false, visuallyHidden: false };
+  }
+
+  /**
+   * The note of a cantTell that CSS the page does not decide caused: `note`, or, once the cascade
+   * has spent its budget of selector matches (any UNKNOWN may then be the budget's), that the
+   * page's CSS is too large to evaluate.
+   */
+  undecidedCss(note: string): string {
+    return this.styles.exhausted ? CSS_TOO_LARGE : note;
   }
 
   /** Rendered with `visibility: visible`: hidden from nobody by CSS or the `hidden` attribute. */

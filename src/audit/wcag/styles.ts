@@ -4,16 +4,23 @@
 // (a viewport media query, `@supports`, a selector css-select cannot evaluate) may set on an
 // element is UNKNOWN there, and the rules reading it answer cantTell.
 //
-// Cost: every rule is indexed once by the key of its rightmost compound selector (id, class,
-// tag or universal), as browsers do, so an element is only matched against rules that could
-// apply to it; results are memoised per element.
+// Cost: rules with the same selector form one group, matched once per element (20,000 copies of
+// `p{color:red}` are one match per paragraph, not 20,000); every group is indexed once by the key
+// of its rightmost compound selector (id, class, tag or universal), as browsers do, so an element
+// is only matched against groups that could apply to it; structural pseudo-classes read positions
+// computed once per parent (structural.ts); results are memoised per element. What is left is
+// bounded: the page may spend MATCH_BUDGET group-by-element match attempts, and past that the
+// cascade stops. An element it cannot finish gets UNKNOWN for every property its candidate rules
+// set, so what depends on them is cantTell, never slow and never a guess.
 import * as csstree from 'css-tree';
 import { compile } from 'css-select';
-import type { Element } from 'domhandler';
+import { isTag, type AnyNode, type Element } from 'domhandler';
+import * as DomUtils from 'domutils';
 import { parentElement } from '../page/dom.ts';
 import { nearest } from './ancestry.ts';
 import { ATTRIBUTE, attributeFlags, ElementMemo, type DocumentOrder } from './element-memo.ts';
 import { stripComments } from '../page/visibility.ts';
+import { NTH_PSEUDOS, StructuralPositions, type NthPseudo, type SelectAdapter } from './structural.ts';
 
 /** The properties read by the rules; declarations of any other property are dropped at parse time. */
 const READ: ReadonlySet<string> = new Set([
@@ -40,25 +47,88 @@ interface Declaration {
   important: boolean;
 }
 
-interface IndexedSelector {
+/** A declaration as it competes in the cascade: importance, specificity and order packed in `rank`. */
+interface Offer {
+  property: string;
+  d: Declaration;
+  rank: number;
+}
+
+/** One rule of a selector group: its place in the sheets, its declarations, and whether its context is decidable. */
+interface Member {
+  order: number;
+  declarations: readonly Declaration[];
+  undecidable: boolean;
+}
+
+/**
+ * The rules that share one selector: matched once per element, their declarations folded into the
+ * one that wins each property among them (the cascade's outcome is the same: they share a
+ * specificity, so only importance and order decide between them).
+ */
+interface SelectorGroup {
   readonly match: (el: Element) => boolean;
   /** Hash bits of the ids, classes and tags the selector needs among the element's ancestors. */
   readonly ancestors: Uint32Array | null;
   /** Specificity packed as ids·10⁶ + classes·10³ + types. */
-  specificity: number;
-  order: number;
-  declarations: readonly Declaration[];
-  /** The rule sits in a context static HTML cannot decide (or its selector cannot be evaluated): it makes its properties UNKNOWN wherever it may match. */
-  undecidable: boolean;
+  readonly specificity: number;
+  readonly members: Member[];
+  /** The members folded, on first use (after every sheet is read): most selectors of a large sheet never match. */
+  folded: Folded | undefined;
+  /** css-select cannot evaluate the selector: every property it sets is UNKNOWN wherever it may match. */
+  unevaluable: boolean;
+}
+
+interface Folded {
+  /** The winning declaration of each property among the group's rules in decidable contexts. */
+  readonly winners: readonly Offer[];
+  /** Properties set by the group's rules in a context static HTML cannot decide: UNKNOWN wherever the selector matches. */
+  readonly undecidable: ReadonlySet<string>;
+  /** Every property the group's rules set. */
+  readonly properties: ReadonlySet<string>;
+}
+
+function fold(group: SelectorGroup): Folded {
+  if (group.folded !== undefined) return group.folded;
+  const winners: Offer[] = [];
+  const undecidable = new Set<string>();
+  const properties = new Set<string>();
+  for (const { order, declarations, undecidable: inUndecidableContext } of group.members) {
+    for (const d of declarations) {
+      for (const property of expand(d.property)) {
+        properties.add(property);
+        if (inUndecidableContext) undecidable.add(property);
+        else offer(winners, property, d, (d.important ? 2e15 : 0) + group.specificity * 1e5 + order);
+      }
+    }
+  }
+  return (group.folded = { winners, undecidable, properties });
 }
 
 /** A style rule inside `@media`, kept with its condition for the rules that read media features (orientation). */
 export interface ConditionalRule {
   media: string;
   selector: string;
-  match: (el: Element) => boolean;
+  /** Whether the selector matches; undefined once the page's MATCH_BUDGET is spent. */
+  match: (el: Element) => boolean | undefined;
   declarations: readonly Declaration[];
 }
+
+/**
+ * The selector-matching work one page may spend on its cascade, in steps: an element tested
+ * against a group of rules that could apply to it (Bloom-filtered or matched) is one, and every
+ * node css-select visits inside a match (an ancestor for a descendant combinator, the siblings for
+ * `~`, the children for `:has()`) one more. The largest need of the two real-page corpora (388
+ * pages) is 143,793 steps, 1/14 of it (README: cost); a crafted page of 10,000 rules over 36,000
+ * elements would need over 360 million.
+ */
+export const MATCH_BUDGET = 2_000_000;
+
+/** Thrown through css-select when a match runs out of the page's budget (caught in the cascade). */
+const OVER_BUDGET = new Error('over the selector-matching budget');
+
+/** The note of a cantTell whose cause may be a cascade cut short by MATCH_BUDGET. */
+export const CSS_TOO_LARGE = 'the page’s CSS is too large to evaluate statically (over the budget of selector matches)';
 
 const STATE_PSEUDO_CLASSES = new Set([
   'hover', 'focus', 'focus-within', 'focus-visible', 'active', 'visited', 'target', 'checked', 'invalid', 'valid', 'user-invalid',
@@ -112,10 +182,17 @@ export function topLevelChunks(text: string): string[] {
 }
 
 export class StyleIndex {
-  private readonly byId = new Map<string, IndexedSelector[]>();
-  private readonly byClass = new Map<string, IndexedSelector[]>();
-  private readonly byTag = new Map<string, IndexedSelector[]>();
-  private readonly universal: IndexedSelector[] = [];
+  private readonly byId = new Map<string, SelectorGroup[]>();
+  private readonly byClass = new Map<string, SelectorGroup[]>();
+  private readonly byTag = new Map<string, SelectorGroup[]>();
+  private readonly universal: SelectorGroup[] = [];
+  /** Groups by selector text: a rule whose selector has a group joins it. */
+  private readonly groups = new Map<string, SelectorGroup>();
+  private readonly structural: StructuralPositions;
+  /** Match attempts this page may spend (MATCH_BUDGET unless a test sets a smaller one). */
+  private readonly budget: number;
+  /** Match attempts spent so far (at most the budget, plus one). */
+  private spent = 0;
   private readonly documentOrder: DocumentOrder | undefined;
   private readonly memo: ElementMemo<ReadonlyMap<string, Cascaded>>;
   private readonly fontSizeMemo: ElementMemo<number | typeof UNKNOWN>;
@@ -124,12 +201,69 @@ export class StyleIndex {
   private order = 0;
 
   /** `documentOrder`: the page's elements, for array-backed memos (without it, Maps). */
-  constructor(styleTexts: readonly string[], documentOrder?: DocumentOrder) {
+  constructor(styleTexts: readonly string[], documentOrder?: DocumentOrder, budget = MATCH_BUDGET) {
     this.documentOrder = documentOrder;
+    this.budget = budget;
     this.memo = new ElementMemo(documentOrder);
     this.fontSizeMemo = new ElementMemo(documentOrder);
     this.maskMemo = new ElementMemo(documentOrder);
+    this.structural = new StructuralPositions(documentOrder, this.budgetedAdapter(), this.charge);
     for (const text of styleTexts) this.addSheet(text);
+  }
+
+  /** Selector-matching steps spent on this page so far (attempts and the nodes visited inside them). */
+  get matchWork(): number {
+    return Math.min(this.spent, this.budget);
+  }
+
+  /** Sibling nodes visited to answer structural pseudo-classes (each parent's children once). */
+  get siblingVisits(): number {
+    return this.structural.siblingVisits;
+  }
+
+  /** The page's CSS outgrew its budget: some cascades were cut short and answer UNKNOWN. */
+  get exhausted(): boolean {
+    return this.spent > this.budget;
+  }
+
+  /** Spends `steps` of the budget; false once it is gone. */
+  private spend(steps = 1): boolean {
+    if (this.spent > this.budget) return false;
+    this.spent += steps;
+    return this.spent <= this.budget;
+  }
+
+  /** Spends `steps` inside a match: throws OVER_BUDGET through css-select once the budget is gone. */
+  private readonly charge = (steps: number): void => {
+    if (!this.spend(steps)) throw OVER_BUDGET;
+  };
+
+  /** css-select's default adapter (domutils), charging every node a match visits to the budget. */
+  private budgetedAdapter(): SelectAdapter {
+    const charge = this.charge;
+    return {
+      ...DomUtils,
+      isTag,
+      getParent: (node: AnyNode) => {
+        charge(1);
+        return DomUtils.getParent(node) as Element | null;
+      },
+      getSiblings: (node: AnyNode) => {
+        const siblings = DomUtils.getSiblings(node);
+        charge(siblings.length);
+        return siblings;
+      },
+      getChildren: (node: AnyNode) => {
+        const children = DomUtils.getChildren(node);
+        charge(children.length);
+        return children;
+      },
+      getText: (node: AnyNode) => {
+        const text = DomUtils.getText(node);
+        charge(1 + (text.length >> 6));
+        return text;
+      },
+    };
   }
 
   private addSheet(text: string): void {
@@ -186,40 +320,61 @@ export class StyleIndex {
       if (node.type === 'Raw') raw = true;
     });
     if (raw) return;
+    const single = selectors.children.size === 1;
     selectors.children.forEach((selector) => {
       if (selector.type !== 'Selector') return;
       // State and pseudo-element rules do not apply to the page as served (nothing is hovered or focused).
       if (hasStatePseudo(selector)) return;
-      // Compiled on first use: most selectors of a large sheet never meet an element they could match.
-      let compiled: ((el: Element) => boolean) | undefined;
-      const indexed: IndexedSelector = {
-        ancestors: ancestorKeys(selector),
-        match: (el) => {
-          if (compiled === undefined) {
-            try {
-              const fn = compile(csstree.generate(selector));
-              compiled = (e) => fn(e);
-            } catch {
-              // A selector css-select cannot evaluate may match anything: what it sets is undecidable.
-              indexed.undecidable = true;
-              compiled = () => true;
-            }
-          }
-          return compiled(el);
-        },
-        specificity: specificityOf(selector),
-        order: this.order++,
-        declarations,
-        undecidable: context.undecidable,
-      };
-      const match = indexed.match;
-      const text = context.media === null ? '' : csstree.generate(selector);
-      if (context.media !== null) this.conditional.push({ media: context.media, selector: text, match, declarations });
-      this.index(selector, indexed);
+      // The group's key: the prelude as written when it is the one selector (printing it back costs more than the parse).
+      const key = single ? prelude : csstree.generate(selector);
+      let group = this.groups.get(key);
+      if (group === undefined) {
+        group = this.newGroup(selector);
+        this.groups.set(key, group);
+        this.index(selector, group);
+      }
+      group.members.push({ order: this.order++, declarations, undecidable: context.undecidable });
+      if (context.media !== null) {
+        const match = group.match;
+        this.conditional.push({ media: context.media, selector: csstree.generate(selector), match: (el) => this.budgeted(() => this.spend() && match(el)), declarations });
+      }
     });
   }
 
-  private index(selector: csstree.Selector, indexed: IndexedSelector): void {
+  private newGroup(selector: csstree.Selector): SelectorGroup {
+    // Compiled on first use: most selectors of a large sheet never meet an element they could match.
+    let compiled: ((el: Element) => boolean) | undefined;
+    const group: SelectorGroup = {
+      ancestors: ancestorKeys(selector),
+      match: (el) => {
+        if (compiled === undefined) {
+          try {
+            // An invalid `:nth-*` argument fails here, as it did inside css-select's compilation.
+            csstree.walk(selector, (node) => {
+              if (node.type === 'PseudoClassSelector' && NTH_PSEUDOS.has(node.name.toLowerCase()) && node.children !== null) {
+                const generated = csstree.generate(node);
+                this.structural.argument(node.name.toLowerCase() as NthPseudo, generated.slice(node.name.length + 2, -1));
+              }
+            });
+            const fn = compile(csstree.generate(selector), this.structural.options);
+            compiled = (e) => fn(e);
+          } catch {
+            // A selector css-select cannot evaluate may match anything: what it sets is undecidable.
+            group.unevaluable = true;
+            compiled = () => true;
+          }
+        }
+        return compiled(el);
+      },
+      specificity: specificityOf(selector),
+      members: [],
+      folded: undefined,
+      unevaluable: false,
+    };
+    return group;
+  }
+
+  private index(selector: csstree.Selector, group: SelectorGroup): void {
     // The rightmost compound: the nodes after the last combinator.
     let id: string | undefined;
     let cls: string | undefined;
@@ -231,10 +386,10 @@ export class StyleIndex {
       else if (node.type === 'ClassSelector') cls = node.name;
       else if (node.type === 'TypeSelector' && node.name !== '*') tag = node.name.toLowerCase();
     });
-    if (id !== undefined) push(this.byId, id, indexed);
-    else if (cls !== undefined) push(this.byClass, cls, indexed);
-    else if (tag !== undefined) push(this.byTag, tag, indexed);
-    else this.universal.push(indexed);
+    if (id !== undefined) push(this.byId, id, group);
+    else if (cls !== undefined) push(this.byClass, cls, group);
+    else if (tag !== undefined) push(this.byTag, tag, group);
+    else this.universal.push(group);
   }
 
   /** The Bloom bits of each distinct `class` value. */
@@ -296,12 +451,12 @@ export class StyleIndex {
   }
 
   /** The candidate lists of each distinct `class` value: pages repeat the same few, and splitting is most of the cost. */
-  private readonly classCandidates = new Map<string, readonly (readonly IndexedSelector[])[]>();
+  private readonly classCandidates = new Map<string, readonly (readonly SelectorGroup[])[]>();
 
-  private candidatesOfClasses(classes: string): readonly (readonly IndexedSelector[])[] {
+  private candidatesOfClasses(classes: string): readonly (readonly SelectorGroup[])[] {
     let lists = this.classCandidates.get(classes);
     if (lists === undefined) {
-      const found: (readonly IndexedSelector[])[] = [];
+      const found: (readonly SelectorGroup[])[] = [];
       for (const c of classes.split(/\s+/)) {
         const list = c === '' ? undefined : this.byClass.get(c);
         if (list !== undefined) found.push(list);
@@ -312,6 +467,9 @@ export class StyleIndex {
     return lists;
   }
 
+  /** The candidate lists of the element being cascaded (reused: a cascade never starts another). */
+  private readonly lists: (readonly SelectorGroup[])[] = [];
+
   private cascadeAll(el: Element, skipUndecidable = false): ReadonlyMap<string, Cascaded> {
     const attribs = el.attribs;
     const flags = this.documentOrder?.flagsOf(el) ?? attributeFlags(el);
@@ -321,12 +479,21 @@ export class StyleIndex {
     // Most elements meet no rule that matches them: nothing is allocated until one does.
     const matching = { cascade: null as Cascade | null, ancestors: null as Uint32Array | null };
     if (this.order > 0) {
-      if (this.universal.length > 0) this.consider(el, this.universal, matching, skipUndecidable);
+      const lists = this.lists;
+      lists.length = 0;
+      if (this.universal.length > 0) lists.push(this.universal);
       const byId = flags & ATTRIBUTE.id && this.byId.size > 0 ? this.byId.get(attribs.id!) : undefined;
-      if (byId !== undefined) this.consider(el, byId, matching, skipUndecidable);
-      if (flags & ATTRIBUTE.class && this.byClass.size > 0) for (const list of this.candidatesOfClasses(attribs.class!)) this.consider(el, list, matching, skipUndecidable);
+      if (byId !== undefined) lists.push(byId);
+      if (flags & ATTRIBUTE.class && this.byClass.size > 0) for (const list of this.candidatesOfClasses(attribs.class!)) lists.push(list);
       const byTag = this.byTag.get(el.name);
-      if (byTag !== undefined) this.consider(el, byTag, matching, skipUndecidable);
+      if (byTag !== undefined) lists.push(byTag);
+      for (const list of lists) {
+        if (this.consider(el, list, matching, skipUndecidable)) continue;
+        // Over the budget: whatever a candidate rule sets is UNKNOWN here, matched or not.
+        const cascade = (matching.cascade = new Cascade());
+        for (const candidates of lists) cascade.cut(this.propertiesOf(candidates));
+        break;
+      }
     }
     if (inline) {
       const declarations = parseDeclarations(style);
@@ -335,21 +502,54 @@ export class StyleIndex {
     return matching.cascade === null ? NOTHING : matching.cascade.result();
   }
 
+  /** `match`'s answer, or undefined when the budget is gone (before it, or inside css-select). */
+  private budgeted(match: () => boolean): boolean | undefined {
+    if (this.exhausted) return undefined;
+    try {
+      const matches = match();
+      return this.exhausted ? undefined : matches;
+    } catch (error) {
+      if (error === OVER_BUDGET) return undefined;
+      throw error;
+    }
+  }
+
+  /** False when the budget ran out before every candidate was tried. */
   private consider(
     el: Element,
-    candidates: readonly IndexedSelector[],
+    candidates: readonly SelectorGroup[],
     matching: { cascade: Cascade | null; ancestors: Uint32Array | null },
     skipUndecidable: boolean,
-  ): void {
-    for (const candidate of candidates) {
-      // Like a browser's Bloom filter: a selector needing an ancestor token no ancestor has cannot match.
-      if (candidate.ancestors !== null) {
-        matching.ancestors ??= this.ancestorMask(el);
-        if (!covers(matching.ancestors, candidate.ancestors)) continue;
+  ): boolean {
+    try {
+      for (const candidate of candidates) {
+        if (!this.spend()) return false;
+        // Like a browser's Bloom filter: a selector needing an ancestor token no ancestor has cannot match.
+        if (candidate.ancestors !== null) {
+          matching.ancestors ??= this.ancestorMask(el);
+          if (!covers(matching.ancestors, candidate.ancestors)) continue;
+        }
+        if (!candidate.match(el)) continue;
+        (matching.cascade ??= new Cascade()).addGroup(candidate, skipUndecidable);
       }
-      if (!candidate.match(el)) continue;
-      (matching.cascade ??= new Cascade()).addRule(candidate, skipUndecidable);
+    } catch (error) {
+      if (error === OVER_BUDGET) return false;
+      throw error;
     }
+    return true;
+  }
+
+  /** Every property some group of a candidate list sets (computed once per list, only past the budget). */
+  private readonly listProperties = new WeakMap<readonly SelectorGroup[], ReadonlySet<string>>();
+
+  private propertiesOf(list: readonly SelectorGroup[]): ReadonlySet<string> {
+    let properties = this.listProperties.get(list);
+    if (properties === undefined) {
+      const union = new Set<string>();
+      for (const group of list) for (const property of fold(group).properties) union.add(property);
+      this.listProperties.set(list, (properties = union));
+    }
+    return properties;
   }
 
   private readonly computedMemo = new Map<string, ElementMemo<string | typeof UNKNOWN | typeof INITIAL>>();
@@ -396,17 +596,21 @@ export class StyleIndex {
 class Cascade {
   private readonly winners = new Map<string, { d: Declaration; rank: number; inline: boolean }>();
   private readonly unknown = new Set<string>();
+  /** Properties the cascade could not finish (over the budget): UNKNOWN whatever else declares them. */
+  private readonly unfinished = new Set<string>();
 
-  addRule(rule: IndexedSelector, skipUndecidable: boolean): void {
-    for (const d of rule.declarations) {
-      for (const property of expand(d.property)) {
-        if (rule.undecidable) {
-          if (!skipUndecidable) this.unknown.add(property);
-          continue;
-        }
-        this.offer(property, d, (d.important ? 2e15 : 0) + rule.specificity * 1e5 + rule.order, false);
-      }
+  addGroup(group: SelectorGroup, skipUndecidable: boolean): void {
+    const { winners, undecidable, properties } = fold(group);
+    if (group.unevaluable) {
+      if (!skipUndecidable) for (const property of properties) this.unknown.add(property);
+      return;
     }
+    if (!skipUndecidable) for (const property of undecidable) this.unknown.add(property);
+    for (const { property, d, rank } of winners) this.offer(property, d, rank, false);
+  }
+
+  cut(properties: ReadonlySet<string>): void {
+    for (const property of properties) this.unfinished.add(property);
   }
 
   /** A style attribute ranks above every sheet rule of the same importance. */
@@ -420,16 +624,31 @@ class Cascade {
   }
 
   result(): ReadonlyMap<string, Cascaded> {
-    if (this.winners.size === 0 && this.unknown.size === 0) return NOTHING;
+    if (this.winners.size === 0 && this.unknown.size === 0 && this.unfinished.size === 0) return NOTHING;
     const out = new Map<string, Cascaded>();
+    for (const property of this.unfinished) out.set(property, UNKNOWN);
     for (const property of this.unknown) out.set(property, UNKNOWN);
     for (const [property, { d, inline }] of this.winners) {
+      if (this.unfinished.has(property)) continue;
       // An undecidable rule could still lose to a declared !important one.
       if (this.unknown.has(property) && !d.important) continue;
       out.set(property, { value: longhandValue(d, property), important: d.important, inline });
     }
     return out;
   }
+}
+
+/** Offers a declaration to a group's winners: the higher rank wins, the later of equal rank (the same rule's later declaration). */
+function offer(winners: Offer[], property: string, d: Declaration, rank: number): void {
+  for (const w of winners) {
+    if (w.property !== property) continue;
+    if (rank >= w.rank) {
+      w.d = d;
+      w.rank = rank;
+    }
+    return;
+  }
+  winners.push({ property, d, rank });
 }
 
 const MASK_WORDS = 4;

@@ -225,7 +225,7 @@ export const ariaRequiredParent: WcagRule = {
       const parent = treeParent(ctx, el, owners);
       const parentRole = parent === null ? null : ctx.role(parent);
       if (parentRole !== null && context.includes(parentRole)) yield passed(el);
-      else if (parent !== null && ctx.isIncluded(parent) === undefined) yield cantTell(el, 'whether the parent is in the accessibility tree depends on undecidable CSS');
+      else if (parent !== null && ctx.isIncluded(parent) === undefined) yield cantTell(el, ctx.undecidedCss('whether the parent is in the accessibility tree depends on undecidable CSS'));
       else yield failed(el, `role ${role} is not inside ${context.join(' or ')}`);
     }
   },

@@ -40,7 +40,7 @@ function inlineDecided(ctx: WcagContext, el: Element, memo: Memo<boolean>): bool
 
 function textColor(ctx: WcagContext, el: Element, memos: Memos): Answer {
   const value = ctx.styles.computed(el, 'color');
-  if (value === UNKNOWN) return 'the text colour is set by CSS the page does not decide';
+  if (value === UNKNOWN) return ctx.undecidedCss('the text colour is set by CSS the page does not decide');
   if (ctx.externalStyles && !inlineDecided(ctx, el, memos.inlineColor)) return LINKED;
   if (value === undefined) return BLACK;
   return parseColor(value) ?? `the text colour "${value}" needs a browser to resolve`;
@@ -96,15 +96,17 @@ function paint(ctx: WcagContext, node: Element, below: Backdrop | string): Backd
   if (node.name === 'img' || node.name === 'video' || node.name === 'canvas') return 'the text sits on an image';
   for (const p of ['filter', 'mix-blend-mode']) {
     const v = s.cascaded(node, p);
-    if (v === UNKNOWN || (v !== undefined && v.value !== 'none' && v.value !== 'normal')) return `a CSS ${p} changes the colours`;
+    if (v === UNKNOWN) return ctx.undecidedCss(`a CSS ${p} changes the colours`);
+    if (v !== undefined && v.value !== 'none' && v.value !== 'normal') return `a CSS ${p} changes the colours`;
   }
   const position = s.cascaded(node, 'position');
-  if (position === UNKNOWN || (position !== undefined && (position.value === 'absolute' || position.value === 'fixed'))) {
+  if (position === UNKNOWN) return ctx.undecidedCss('positioned content may sit over another background');
+  if (position !== undefined && (position.value === 'absolute' || position.value === 'fixed')) {
     return 'positioned content may sit over another background';
   }
   const image = s.cascaded(node, 'background-image');
   const color = s.cascaded(node, 'background-color');
-  if (image === UNKNOWN || color === UNKNOWN) return 'a background is set by CSS the page does not decide';
+  if (image === UNKNOWN || color === UNKNOWN) return ctx.undecidedCss('a background is set by CSS the page does not decide');
   // With linked sheets, only a background declared inline is known not to be painted over.
   if (ctx.externalStyles && !(color !== undefined && color.inline && image === undefined)) {
     if (color === undefined || !color.inline) return LINKED;
@@ -122,7 +124,7 @@ function paint(ctx: WcagContext, node: Element, below: Backdrop | string): Backd
   }
   let opacity = 1;
   const nodeOpacity = s.cascaded(node, 'opacity');
-  if (nodeOpacity === UNKNOWN) return 'opacity is set by CSS the page does not decide';
+  if (nodeOpacity === UNKNOWN) return ctx.undecidedCss('opacity is set by CSS the page does not decide');
   if (nodeOpacity !== undefined && Number.parseFloat(nodeOpacity.value) < 1) {
     // Opacity on a box with a background of its own fades both: not decided here.
     if (gradient.length > 0 || base !== undefined) return 'partial opacity changes the colours';
@@ -211,7 +213,7 @@ function evaluateText(ctx: WcagContext, el: Element, memos: Memos): RuleResult |
   const behind = backdrop(ctx, el, memos.backdrops);
   if (typeof behind === 'string') return cantTell(el, behind);
   const shadow = ctx.styles.computed(el, 'text-shadow');
-  if (shadow === UNKNOWN) return cantTell(el, 'a text shadow is set by CSS the page does not decide');
+  if (shadow === UNKNOWN) return cantTell(el, ctx.undecidedCss('a text shadow is set by CSS the page does not decide'));
   // The highest possible contrast: against any colour the text may sit on, a shadow's colour included.
   const backgrounds = [...behind.colors];
   const shadowed = shadow !== undefined && shadow !== 'none';
@@ -231,10 +233,10 @@ function evaluateText(ctx: WcagContext, el: Element, memos: Memos): RuleResult |
   if (ratio >= needed - 1e-9) {
     // How far a shadow covers the background behind the glyphs takes a renderer to tell.
     if (shadowed) return cantTell(el, 'a text shadow may cover the background the contrast depends on');
-    return visible === true ? passed(el) : cantTell(el, 'whether the text is visible depends on CSS the page does not decide');
+    return visible === true ? passed(el) : cantTell(el, ctx.undecidedCss('whether the text is visible depends on CSS the page does not decide'));
   }
-  if (large === undefined && ratio >= 3) return cantTell(el, `contrast ${ratio.toFixed(2)}:1 suffices only if the text is large, and its size is not decided`);
-  if (visible === undefined) return cantTell(el, `contrast ${ratio.toFixed(2)}:1, but whether the text is visible is not decided`);
+  if (large === undefined && ratio >= 3) return cantTell(el, ctx.undecidedCss(`contrast ${ratio.toFixed(2)}:1 suffices only if the text is large, and its size is not decided`));
+  if (visible === undefined) return cantTell(el, ctx.undecidedCss(`contrast ${ratio.toFixed(2)}:1, but whether the text is visible is not decided`));
   return failed(el, `contrast ${ratio.toFixed(2)}:1 is below ${needed}:1`);
 }
 

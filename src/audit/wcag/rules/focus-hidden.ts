@@ -38,7 +38,7 @@ export const ariaHiddenFocus: WcagRule = {
     for (const el of targets) {
       const focus = inside.get(el);
       if (focus === true) yield failed(el, 'aria-hidden content can take keyboard focus');
-      else if (focus === undefined && inside.has(el)) yield cantTell(el, 'whether the content inside can take focus depends on undecidable CSS');
+      else if (focus === undefined && inside.has(el)) yield cantTell(el, ctx.undecidedCss('whether the content inside can take focus depends on undecidable CSS'));
       else yield passed(el);
     }
   },
@@ -58,7 +58,7 @@ export const presentationalChildrenFocus: WcagRule = {
     for (const el of targets) {
       const focus = inside.get(el);
       if (focus === true) yield failed(el, `a focusable element sits inside a ${ctx.role(el)}, whose children are presentational`);
-      else if (focus === undefined && inside.has(el)) yield cantTell(el, 'whether the content inside can take focus depends on undecidable CSS');
+      else if (focus === undefined && inside.has(el)) yield cantTell(el, ctx.undecidedCss('whether the content inside can take focus depends on undecidable CSS'));
       else yield passed(el);
     }
   },

@@ -15,7 +15,7 @@ export const headingName: WcagRule = {
       const included = ctx.isIncluded(el);
       if (included === false) continue;
       if (ctx.name(el) !== '') yield passed(el);
-      else if (included === undefined) yield cantTell(el, 'empty heading whose visibility depends on CSS the page does not decide');
+      else if (included === undefined) yield cantTell(el, ctx.undecidedCss('empty heading whose visibility depends on CSS the page does not decide'));
       else yield failed(el, 'the heading has no accessible name');
     }
   },

@@ -7,7 +7,7 @@ import type { Element } from 'domhandler';
 import { isTag, isText, type AnyNode } from 'domhandler';
 import { roleDefinition } from '../aria.ts';
 import type { Tri, WcagContext } from '../context.ts';
-import { UNKNOWN } from '../styles.ts';
+import { CSS_TOO_LARGE, UNKNOWN } from '../styles.ts';
 import { cantTell, failed, passed, type WcagRule } from './rule.ts';
 
 /** Elements laid out inline by default; any other element starts a new line, which separates words. */
@@ -109,7 +109,7 @@ export const labelInName: WcagRule = {
       if (!widgetNamedFromContent(ctx.role(el))) continue;
       const { nodes, unsure } = visibleTextNodes(ctx, el);
       if (nodes.length === 0) {
-        if (unsure) yield cantTell(el, 'whether the widget shows text depends on CSS the page does not decide');
+        if (unsure) yield cantTell(el, ctx.undecidedCss('whether the widget shows text depends on CSS the page does not decide'));
         continue;
       }
       const name = words(ctx.name(el));
@@ -121,6 +121,11 @@ export const labelInName: WcagRule = {
       }
       if (nodes.some((n) => n.text.trim() !== '' && iconFont(ctx, n.parent))) {
         yield cantTell(el, 'the visible text may be an icon font ligature');
+        continue;
+      }
+      // Past the cascade's budget, an icon font may be set where the cascade did not finish.
+      if (ctx.styles.exhausted && nodes.some((n) => ctx.styles.computed(n.parent, 'font-family') === UNKNOWN)) {
+        yield cantTell(el, CSS_TOO_LARGE);
         continue;
       }
       // Hyphenation and abbreviation variants ("nonstandard", "Ave.") may be read as the same label.

@@ -18,8 +18,8 @@ const SCRIPT_SUPPORTING = new Set(['script', 'template']);
 const NOT_BLANK = /\S/;
 
 /** A failure that only stands if the target is in the accessibility tree. */
-function failUnlessHidden(el: Element, included: Tri, note: string): RuleResult {
-  return included === true ? failed(el, note) : cantTell(el, `${note}, if it is rendered (its hiddenness depends on undecidable CSS)`);
+function failUnlessHidden(ctx: WcagContext, el: Element, included: Tri, note: string): RuleResult {
+  return included === true ? failed(el, note) : cantTell(el, ctx.undecidedCss(`${note}, if it is rendered (its hiddenness depends on undecidable CSS)`));
 }
 
 /** The roles a list item needs around it (list, and ARIA 1.1's directory), from aria-query. */
@@ -58,7 +58,7 @@ export const listitemParent: WcagRule = {
       const wrong = notInList(ctx, parent);
       if (wrong === undefined) yield passed(el);
       else if (isShadowHost(parent)) yield cantTell(el, 'the <li> is slotted into a shadow tree, whose list static HTML does not compose');
-      else yield failUnlessHidden(el, included, wrong);
+      else yield failUnlessHidden(ctx, el, included, wrong);
     }
   },
 };
@@ -127,8 +127,8 @@ export const dlStructure: WcagRule = {
       if (included === false) continue;
       const unsure = { value: false };
       const problem = structureProblem(ctx, el, true, unsure);
-      if (problem !== undefined) yield failUnlessHidden(el, included, problem);
-      else if (unsure.value) yield cantTell(el, 'a child that does not belong in a <dl> may be hidden by CSS the page does not decide');
+      if (problem !== undefined) yield failUnlessHidden(ctx, el, included, problem);
+      else if (unsure.value) yield cantTell(el, ctx.undecidedCss('a child that does not belong in a <dl> may be hidden by CSS the page does not decide'));
       else yield passed(el);
     }
   },

@@ -12,7 +12,7 @@ function nameResult(ctx: WcagContext, el: Element, what: string): RuleResult | u
   const included = ctx.isIncluded(el);
   if (included === false) return undefined;
   if (ctx.name(el) !== '') return passed(el);
-  if (included === undefined) return cantTell(el, `${what} without a name, whose visibility depends on undecidable CSS`);
+  if (included === undefined) return cantTell(el, ctx.undecidedCss(`${what} without a name, whose visibility depends on undecidable CSS`));
   return failed(el, `${what} has no accessible name`);
 }
 

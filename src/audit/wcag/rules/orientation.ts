@@ -3,8 +3,8 @@
 // with the element's unconditional rotation.
 import type { Element } from 'domhandler';
 import type { WcagContext } from '../context.ts';
-import { UNKNOWN } from '../styles.ts';
-import { failed, passed, type RuleResult, type WcagRule } from './rule.ts';
+import { CSS_TOO_LARGE, UNKNOWN } from '../styles.ts';
+import { cantTell, failed, passed, type RuleResult, type WcagRule } from './rule.ts';
 
 const ANGLE = /(-?(?:\d+\.?\d*|\.\d+)(?:e-?\d+)?)(deg|rad|grad|turn)?/;
 
@@ -86,12 +86,20 @@ export const orientationLock: WcagRule = {
   expectation: 'The rotation does not turn it a quarter turn relative to the other orientation.',
   *evaluate(ctx) {
     const results = new Map<Element, RuleResult>();
-    for (const rule of ctx.styles.conditional) {
+    // Past the page's budget of selector matches, which elements a rule rotates is not known.
+    let cut = false;
+    rules: for (const rule of ctx.styles.conditional) {
       if (!/\(\s*orientation\s*:\s*(?:portrait|landscape)\s*\)/.test(rule.media)) continue;
       const rotations = rule.declarations.filter((d) => (d.property === 'transform' || d.property === 'rotate') && /rotate|matrix|^-?[\d.]/.test(d.value));
       if (rotations.length === 0) continue;
       for (const el of ctx.elements) {
-        if (results.get(el)?.outcome === 'failed' || !rule.match(el) || ctx.isVisible(el) === false) continue;
+        if (results.get(el)?.outcome === 'failed') continue;
+        const matches = rule.match(el);
+        if (matches === undefined) {
+          cut = true;
+          break rules;
+        }
+        if (!matches || ctx.isVisible(el) === false) continue;
         const base = unconditionalRotation(ctx, el);
         for (const d of rotations) {
           const turned = rotationOf(d.property, d.value);
@@ -102,5 +110,6 @@ export const orientationLock: WcagRule = {
       }
     }
     yield* results.values();
+    if (cut) yield cantTell(null, CSS_TOO_LARGE);
   },
 };

@@ -81,7 +81,7 @@ function check(ctx: WcagContext, el: Element, spec: SpacingSpec): RuleResult | u
   const visible = visibleTextChild(ctx, el);
   if (visible === false) return undefined;
   const fontSize = ctx.styles.fontSize(el);
-  if (visible === undefined || fontSize === UNKNOWN) return cantTell(el, `whether the ${spec.property} suffices depends on CSS the page does not decide`);
+  if (visible === undefined || fontSize === UNKNOWN) return cantTell(el, ctx.undecidedCss(`whether the ${spec.property} suffices depends on CSS the page does not decide`));
   if (spec.property === 'line-height') {
     const wrapping = wraps(ctx, el, fontSize);
     if (wrapping === false) return undefined;
