@@ -26,7 +26,7 @@ export async function openPostgres(connectionString: string, poolOptions: pg.Poo
 
 /** Opens (creating if needed) the embedded database, holding an exclusive lock on its directory. */
 export async function openPglite(dataDir: string): Promise<DatabaseHandle> {
-  const lock = lockDataDir(dataDir);
+  const lock = await lockDataDir(dataDir);
   try {
     const pglite = await PGlite.create(dataDir);
     return wrapPglite(pglite, lock.release);
