@@ -256,3 +256,16 @@ test('resends take slots of the registration budget: over it, 429 and nothing re
   assert.ok(Number(res.headers['retry-after']) >= 1);
   assert.deepEqual(await delivery(webhook.id), before);
 });
+
+test('OpenAPI: every status of the resend route is documented, each with an example body', async () => {
+  const spec = (await service.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  const operation = spec.paths['/api/v1/alerts/webhook/{id}/attempts/{deliveryId}/resend'].post;
+  assert.deepEqual(Object.keys(operation.responses).sort(), ['202', '400', '401', '404', '409', '429', '500']);
+  for (const [status, response] of Object.entries(operation.responses as Record<string, { content: Record<string, { example?: unknown; examples?: unknown; schema: { examples?: unknown } }> }>)) {
+    const json = response.content['application/json']!;
+    assert.ok(json.example ?? json.examples ?? json.schema.examples, `${status} has an example`);
+  }
+  assert.deepEqual(operation.security, [{ apiKey: [] }]);
+  assert.match(operation.description, /`failed` or `delivered`/);
+  assert.match(operation.description, /409/);
+});
