@@ -16,10 +16,11 @@
 // The attempt counter carries on (tries are numbered 1, 2, … per delivery across resends), and the
 // worker retries a try only while the retry schedule has a delay for its number. So a delivery that
 // used its whole schedule (failed for good by exhaustion: the case resending is for) gets exactly
-// one try per resend; one that stopped early (delivered, 410 Gone, a legacy registration) has the
-// rest of its schedule left. A resend never restarts the schedule: someone asked now and can ask
-// again; another ~28 hours of retries against a receiver still down would only add load. (This
-// needs nothing of the worker: it reads the counter as it always has.)
+// one try per resend; one that stopped early (delivered, 410 Gone) has the rest of its schedule
+// left (a 410 or a legacy registration stops it at once again). A resend never restarts the
+// schedule: someone asked now and can ask again; another ~28 hours of retries against a receiver
+// still down would only add load. (This needs nothing of the worker: it reads the counter as it
+// always has.)
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { DELIVERY_CHANNEL } from './outbox.ts';

@@ -31,6 +31,13 @@ function resendForms(body: string) {
   return [...body.matchAll(/<form class="inline" method="post" action="([^"]+\/resend)"><input type="hidden" name="_csrf" value="([^"]*)">/g)].map((m) => ({ action: m[1]!, csrf: m[2]! }));
 }
 
+/** The page's one resend form. */
+async function theForm() {
+  const forms = resendForms((await page()).body);
+  assert.equal(forms.length, 1);
+  return forms[0]!;
+}
+
 async function until(what: string, check: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (!(await check())) {
@@ -48,7 +55,7 @@ test('the attempts page offers one resend form per finished delivery, carrying t
 });
 
 test('a missing, wrong or other session’s CSRF token: 403 page, nothing requeued; no session: to sign-in; a member: 403', async () => {
-  const [{ action }] = resendForms((await page()).body) as [{ action: string }];
+  const { action } = await theForm();
   const before = await delivery();
   const other = await createAdminCookie(fx.database.db);
   const member = await createAdminCookie(fx.database.db, { role: 'member' });
@@ -71,7 +78,7 @@ test('a missing, wrong or other session’s CSRF token: 403 page, nothing requeu
 });
 
 test('the button resends: redirect to the page with a notice, a new try appended and shown', async () => {
-  const [{ action, csrf }] = resendForms((await page()).body) as [{ action: string; csrf: string }];
+  const { action, csrf } = await theForm();
   const res = await post(action, { _csrf: csrf });
   assert.equal(res.statusCode, 303, res.body);
   assert.equal(res.headers.location, `/dashboard/webhooks/${fx.webhook.id}?notice=resent#attempts`);
@@ -86,7 +93,7 @@ test('the button resends: redirect to the page with a notice, a new try appended
 });
 
 test('a pending delivery is a 409 page and shows no form; unknown or malformed ids are a 404 page', async () => {
-  const [{ action }] = resendForms((await page()).body) as [{ action: string }];
+  const { action } = await theForm();
   const { id } = await delivery();
   await fx.database.db.updateTable('webhook_deliveries').set({ state: 'pending', next_attempt_at: new Date(Date.now() + 86_400_000) }).where('id', '=', id).execute();
   try {

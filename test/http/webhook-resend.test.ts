@@ -6,8 +6,10 @@
 import assert from 'node:assert/strict';
 import { createHmac, randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
+import { listenForDeliveries } from '../../src/alerts/listen.ts';
+import { resendDelivery } from '../../src/alerts/resend.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
-import { openTestDatabase, type TestDatabase } from '../support/db.ts';
+import { openTestDatabase, usingPostgres, type TestDatabase } from '../support/db.ts';
 import type { RecordedRequest } from '../support/https-fixture.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -268,4 +270,23 @@ test('OpenAPI: every status of the resend route is documented, each with an exam
   assert.deepEqual(operation.security, [{ apiKey: [] }]);
   assert.match(operation.description, /`failed` or `delivered`/);
   assert.match(operation.description, /409/);
+});
+
+test('on PostgreSQL, a resend NOTIFYs the delivery channel at its commit (worker processes wake at once)', { skip: !usingPostgres && 'PostgreSQL only: other processes LISTEN there' }, async () => {
+  let notified!: () => void;
+  const notification = new Promise<void>((resolve) => (notified = resolve));
+  const quiet = { info() {}, warn() {} };
+  let count = 0;
+  const listener = await listenForDeliveries(database.connectionString!, () => {
+    if (++count > 1) notified(); // the first call is the listener's own catch-up on connect
+  }, quiet);
+  try {
+    const [newest] = await attemptsOf(webhook.id);
+    // A fresh budget window is not guaranteed here: the previous test spent it, so go around the limiter.
+    const result = await resendDelivery(database.db, { webhookId: webhook.id, attemptId: newest!.deliveryId, apiKeyId: service.apiKeyId });
+    assert.equal(result.outcome, 'queued');
+    await Promise.race([notification, new Promise((_, reject) => setTimeout(() => reject(new Error('no NOTIFY within 5 s')), 5000))]);
+  } finally {
+    await listener.close();
+  }
 });
