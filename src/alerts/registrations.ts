@@ -38,10 +38,6 @@ export interface Attempt extends LatestAttempt {
   auditId: string;
   attemptNumber: number;
   responseBody: string | null;
-  /** The state of the delivery (outbox row) this try belongs to, now. */
-  deliveryState: 'pending' | 'delivered' | 'failed';
-  /** Whether this is the delivery's newest try (a resend is offered there, once per delivery). */
-  newestOfDelivery: boolean;
 }
 
 /** 32 random bytes, base64url (43 characters): the challenge and, once verified, the signing secret. */
@@ -174,7 +170,6 @@ export async function listAttempts(
     .selectFrom('webhook_attempts as a')
     .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
     .select(['a.id', 'd.audit_id', 'a.attempt_number', 'a.outcome', 'a.status_code', 'a.reason', 'a.duration_ms', 'a.response_body', 'a.attempted_at'])
-    .select(['d.state as delivery_state', 'd.attempts as delivery_attempts'])
     .select(sql<string>`to_char(a.attempted_at at time zone 'UTC', ${sql.raw(POSITION_FORMAT)})`.as('position'))
     .where('a.webhook_id', '=', webhookId)
     .$if(after !== undefined, (q) => q.where(sql<boolean>`(a.attempted_at, a.id) < (${after!.createdAt}::timestamptz, ${after!.id}::uuid)`))
@@ -194,8 +189,6 @@ export async function listAttempts(
       durationMs: row.duration_ms,
       responseBody: row.response_body,
       attemptedAt: row.attempted_at,
-      deliveryState: row.delivery_state as Attempt['deliveryState'],
-      newestOfDelivery: row.attempt_number === row.delivery_attempts,
     })),
     next,
   };

@@ -68,3 +68,22 @@ export async function resendDelivery(
   if (row.audit_id === null || row.attempts === null) return { outcome: 'pending' };
   return { outcome: 'queued', auditId: row.audit_id, attemptNumber: row.attempts + 1 };
 }
+
+export interface DeliveryOfAttempt {
+  /** The state of the delivery the try belongs to, now. */
+  state: 'pending' | 'delivered' | 'failed';
+  /** Whether the try is its delivery's newest (where a page offers the resend, once per delivery). */
+  newest: boolean;
+}
+
+/** For a page of attempts: each one's delivery state, and whether it is the delivery's newest try. */
+export async function deliveriesOfAttempts(db: Kysely<Database>, attemptIds: readonly string[]): Promise<Map<string, DeliveryOfAttempt>> {
+  if (attemptIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('webhook_attempts as a')
+    .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+    .select(['a.id', 'a.attempt_number', 'd.state', 'd.attempts'])
+    .where('a.id', 'in', attemptIds)
+    .execute();
+  return new Map(rows.map((row) => [row.id, { state: row.state as DeliveryOfAttempt['state'], newest: row.attempt_number === row.attempts }]));
+}

@@ -18,7 +18,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { Type, type Static } from 'typebox';
 import { listAllRegistrations, listAttempts, findOwnedRegistration, type OwnedRegistration, type LatestAttempt } from '../alerts/registrations.ts';
-import { resendDelivery } from '../alerts/resend.ts';
+import { deliveriesOfAttempts, resendDelivery } from '../alerts/resend.ts';
 import { latestAuditsByOrigin } from '../audit/audit-store.ts';
 import { BRANCHES } from '../audit/control.ts';
 import { createApiKeyOnce, getApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from '../auth/api-keys.ts';
@@ -460,6 +460,12 @@ export function dashboardRoutes(deps: DashboardDeps) {
           getApiKey(db, registration.keyId),
         ]);
         if (!attempts) return notFound();
+        const deliveries = await deliveriesOfAttempts(db, attempts.attempts.map((attempt) => attempt.deliveryId));
+        const deliveryColumn = (attemptId: string) => {
+          const delivery = deliveries.get(attemptId);
+          if (!delivery?.newest) return null;
+          return delivery.state === 'pending' ? 'pending' : 'resend';
+        };
         return page(
           reply,
           200,
@@ -474,7 +480,7 @@ export function dashboardRoutes(deps: DashboardDeps) {
               auditId: attempt.auditId,
               attemptNumber: attempt.attemptNumber,
               responseBody: attempt.responseBody,
-              delivery: attempt.newestOfDelivery ? (attempt.deliveryState === 'pending' ? 'pending' : 'resend') : null,
+              delivery: deliveryColumn(attempt.deliveryId),
             })),
             olderHref: attempts.next ? `/dashboard/webhooks/${registration.id}?cursor=${encodeURIComponent(encodeCursor(attempts.next))}` : null,
           }),
