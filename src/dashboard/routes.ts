@@ -18,6 +18,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { Type, type Static } from 'typebox';
 import { listAllRegistrations, listAttempts, findOwnedRegistration, type OwnedRegistration, type LatestAttempt } from '../alerts/registrations.ts';
+import { deliveriesOfAttempts, resendDelivery } from '../alerts/resend.ts';
 import { latestAuditsByOrigin } from '../audit/audit-store.ts';
 import { BRANCHES } from '../audit/control.ts';
 import { createApiKeyOnce, getApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from '../auth/api-keys.ts';
@@ -59,6 +60,14 @@ const NOTICES = {
   'key-already-revoked': 'That key was already revoked.',
 } as const;
 type NoticeId = keyof typeof NOTICES;
+
+/** The same for the webhook page. */
+const WEBHOOK_NOTICES = {
+  resent: 'The event is queued to be sent again: its try appears here, newest first, once the receiver has answered (reload the page).',
+} as const;
+type WebhookNoticeId = keyof typeof WEBHOOK_NOTICES;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const SECURITY_HEADERS = {
   'cache-control': 'no-store',
@@ -107,9 +116,16 @@ const NewKeyForm = Type.Object(
   { additionalProperties: false },
 );
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+const AttemptParams = Type.Object({
+  id: Type.String({ maxLength: 100, description: 'The registration’s id.' }),
+  deliveryId: Type.String({ maxLength: 100, description: 'The `deliveryId` of any try of the delivery to resend.' }),
+});
 const OverviewQuery = Type.Object({ notice: Type.Optional(Type.String({ maxLength: 50 })) });
 const ReportQuery = Type.Object({ target: Type.String({ maxLength: 2048, description: 'A domain (example.com) or a URL on the site.' }) });
-const AttemptsQuery = Type.Object({ cursor: Type.Optional(Type.String({ maxLength: 200, description: 'Where the previous page ended.' })) });
+const AttemptsQuery = Type.Object({
+  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'Where the previous page ended.' })),
+  notice: Type.Optional(Type.String({ maxLength: 50, description: 'A fixed message to show (`resent`); any other value shows none.' })),
+});
 
 // ---- View models -----------------------------------------------------------------------------
 
@@ -445,7 +461,7 @@ export function dashboardRoutes(deps: DashboardDeps) {
         const session = request.adminSession!;
         const notFound = () =>
           message(reply, 404, { title: 'Not found', session: signedIn(session), heading: 'Webhook not found', message: 'No webhook has this id; it may have been deleted by its key.' });
-        const { cursor } = request.query;
+        const { cursor, notice } = request.query;
         const after = cursor === undefined ? undefined : decodeCursor(cursor);
         if (cursor !== undefined && after === undefined) return notFound();
         const registration = await findOwnedRegistration(db, request.params.id);
@@ -455,12 +471,19 @@ export function dashboardRoutes(deps: DashboardDeps) {
           getApiKey(db, registration.keyId),
         ]);
         if (!attempts) return notFound();
+        const deliveries = await deliveriesOfAttempts(db, attempts.attempts.map((attempt) => attempt.deliveryId));
+        const deliveryColumn = (attemptId: string) => {
+          const delivery = deliveries.get(attemptId);
+          if (!delivery?.newest) return null;
+          return delivery.state === 'pending' ? 'pending' : 'resend';
+        };
         return page(
           reply,
           200,
           render('webhook', {
             title: 'Webhook attempts',
             session: signedIn(session),
+            ...(notice !== undefined && Object.hasOwn(WEBHOOK_NOTICES, notice) ? { notice: WEBHOOK_NOTICES[notice as WebhookNoticeId] } : {}),
             webhook: webhookView(registration, new Map([[registration.keyId, key?.label ?? null]])),
             attempts: attempts.attempts.map((attempt) => ({
               ...attemptView(attempt),
@@ -468,10 +491,57 @@ export function dashboardRoutes(deps: DashboardDeps) {
               auditId: attempt.auditId,
               attemptNumber: attempt.attemptNumber,
               responseBody: attempt.responseBody,
+              delivery: deliveryColumn(attempt.deliveryId),
             })),
             olderHref: attempts.next ? `/dashboard/webhooks/${registration.id}?cursor=${encodeURIComponent(encodeCursor(attempts.next))}` : null,
           }),
         );
+      },
+    );
+
+    typed.post(
+      '/webhooks/:id/attempts/:deliveryId/resend',
+      {
+        onRequest: requireAdminPage,
+        preHandler: requireCsrf,
+        schema: {
+          ...DASHBOARD,
+          summary: 'Resend a delivery',
+          description:
+            'Form field `_csrf`. The dashboard’s form for POST /api/v1/alerts/webhook/{id}/attempts/{deliveryId}/resend, on ' +
+            'any key’s registration: the attempt’s delivery, if delivered or failed, goes back to the outbox as one new ' +
+            'try of the same event (see that route). Redirects to the webhook page, which says so. Bounded by one requeue ' +
+            'per delivery at a time (a pending delivery is a 409 page); the per-key budget is the API’s, not an admin’s.',
+          params: AttemptParams,
+          body: CsrfForm,
+          response: {
+            ...FORM_PAGES,
+            303: redirect('Requeued: to the webhook page, which says so; or no session: to /dashboard/login.'),
+            404: html('No such registration, or no try with this `deliveryId` in it.'),
+            409: html('The delivery is pending (waiting for a retry, or being sent): nothing changed.'),
+          },
+        },
+      },
+      async (request, reply) => {
+        const session = request.adminSession!;
+        const { id, deliveryId } = request.params;
+        const result = UUID.test(id) && UUID.test(deliveryId) ? await resendDelivery(db, { webhookId: id, attemptId: deliveryId }) : ({ outcome: 'not found' } as const);
+        const back = { href: `/dashboard/webhooks/${encodeURIComponent(id)}#attempts`, text: 'Back to the webhook’s attempts' };
+        if (result.outcome === 'not found') {
+          return message(reply, 404, { title: 'Not found', session: signedIn(session), heading: 'Attempt not found', message: 'This webhook has no delivery try with this id; the webhook may have been deleted by its key.' });
+        }
+        if (result.outcome === 'pending') {
+          return message(reply, 409, {
+            title: 'Delivery pending',
+            session: signedIn(session),
+            heading: 'This delivery is still pending',
+            message: 'It is waiting for its next retry or being sent now, so it was not queued again. Once it is delivered or failed it can be resent.',
+            link: back,
+          });
+        }
+        request.server.deliveryWorker?.notify();
+        request.log.info({ webhookId: id, resentFrom: deliveryId, attemptNumber: result.attemptNumber, userId: session.userId }, 'webhook delivery requeued from the dashboard');
+        return reply.redirect(`/dashboard/webhooks/${id}?notice=resent#attempts`, 303);
       },
     );
 

@@ -117,8 +117,16 @@ export interface OverviewPage extends PageBase {
 
 export interface WebhookPage extends PageBase {
   session: SignedIn;
+  notice?: string;
   webhook: WebhookView;
-  attempts: (AttemptView & { deliveryId: string; auditId: string; attemptNumber: number; responseBody: string | null })[];
+  attempts: (AttemptView & {
+    deliveryId: string;
+    auditId: string;
+    attemptNumber: number;
+    responseBody: string | null;
+    /** On the delivery's newest try: `resend` when it is finished (delivered or failed), `pending` while it waits or is sent. */
+    delivery: 'resend' | 'pending' | null;
+  })[];
   /** Link to the next (older) page of attempts. */
   olderHref: string | null;
 }

@@ -131,7 +131,7 @@ for (const { args, code, error } of usageCases) {
 
 test('the CLI says clearly when the server holds the embedded database', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-cli-locked-'));
-  const lock = lockDataDir(dir); // stands in for a running server: the same lock file
+  const lock = await lockDataDir(dir); // stands in for a running server: the same lock file
   try {
     const result = await cli(['keys', 'list'], { AUDIT_DATA_DIR: dir });
     assert.equal(result.code, 1);

@@ -1,5 +1,6 @@
 // Alert-webhook registration and its reads: POST/GET /api/v1/alerts/webhook,
-// DELETE /api/v1/alerts/webhook/{id}, GET /api/v1/alerts/webhook/{id}/attempts.
+// DELETE /api/v1/alerts/webhook/{id}, GET /api/v1/alerts/webhook/{id}/attempts, and
+// POST /api/v1/alerts/webhook/{id}/attempts/{deliveryId}/resend (requeues a finished delivery).
 // POST sends a request to an address the client chose, so it is bounded like the audit route:
 // auth and a rate-limit slot (its own budget) before the body is read, then a per-key maximum
 // checked before anything is sent. The challenge (the signing secret) is in no schema below, so
@@ -11,6 +12,7 @@ import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { TRIGGER_BRANCHES, TRIGGER_SEVERITIES } from '../../alerts/matching.ts';
 import { FAILURE_REASONS } from '../../alerts/outbound.ts';
+import { resendDelivery } from '../../alerts/resend.ts';
 import {
   countRegistrations,
   deleteRegistration,
@@ -155,6 +157,33 @@ const NotFoundBody = Type.Object(
   { error: Type.Literal('not found') },
   { description: 'Unknown id, an id that is not a UUID, or another key’s registration.', examples: [{ error: 'not found' }] },
 );
+
+const ResendParams = Type.Object({
+  id: Type.String({ maxLength: 100, description: 'The registration’s `id`.' }),
+  deliveryId: Type.String({
+    maxLength: 100,
+    description: 'The `deliveryId` of any attempt of the delivery, as GET …/attempts lists it (and X-Svc-Delivery-Id carried it).',
+  }),
+});
+const ResentBody = Type.Object(
+  {
+    state: Type.Literal('pending', { description: 'The delivery’s state now: queued to be sent again.' }),
+    auditId: Type.String({ description: 'The audit whose event is resent (the event’s `audit.id`).' }),
+    attemptNumber: Type.Integer({ description: 'The `attemptNumber` the resent try will carry in the attempts list.' }),
+  },
+  {
+    description: 'Requeued: the delivery worker sends the stored event again shortly, as a new attempt.',
+    examples: [{ state: 'pending', auditId: '0b6f3c1e-8d2a-4f4b-9c1d-2e5a7b9c0d11', attemptNumber: 9 }],
+  },
+);
+const PendingBody = Type.Object(
+  { error: Type.Literal('delivery pending') },
+  {
+    description: 'The delivery is still pending (waiting for its next retry, or being sent now); it can be resent once it is delivered or failed.',
+    examples: [{ error: 'delivery pending' }],
+  },
+);
+const UUID_MESSAGE = 'must be a UUID';
 
 const iso = (date: Date) => date.toISOString();
 
@@ -348,6 +377,64 @@ export function webhookRoutes(deps: WebhookRouteDeps) {
         const page = Value.Check(Uuid, id) ? await listAttempts(deps.db, request.apiKey!.id, id, { limit, after }) : undefined;
         if (!page) return reply.code(404).send({ error: 'not found' });
         return { items: page.attempts.map(attemptJson), nextCursor: page.next ? encodeCursor(page.next) : null };
+      },
+    );
+
+    typed.post(
+      '/api/v1/alerts/webhook/:id/attempts/:deliveryId/resend',
+      {
+        onRequest: [announcePolicy, authenticateAndTakeSlot],
+        bodyLimit: 1024,
+        schema: {
+          summary: 'Resend a delivery',
+          description:
+            'Puts the delivery that the attempt `deliveryId` belongs to back in the outbox, due now, as Svix resends a ' +
+            'message. The worker sends the same stored event as a new try: a new `deliveryId`, timestamp and signature, ' +
+            'to the registration’s current URL with its current secret, appended to the same attempts list (`auditId` ' +
+            'unchanged, `attemptNumber` counting on). Any attempt of the delivery names it. A `failed` or `delivered` ' +
+            'delivery can be resent (receivers deduplicate on `audit.id`); a `pending` one (waiting for a retry or in ' +
+            'flight) is a 409, so a delivery has at most one requeue at a time. The retry schedule is not restarted: ' +
+            'the attempt counter carries on, so a delivery that used up its schedule gets exactly one try per resend, ' +
+            'and one that stopped early (delivered, 410 Gone) has the rest of its schedule. Each request takes a slot of ' +
+            'the registration budget (AUDIT_WEBHOOK_RATE_LIMIT per AUDIT_WEBHOOK_RATE_WINDOW_SECONDS), since it makes the ' +
+            'service contact an address the client chose. No request body.',
+          security: [{ apiKey: [] }],
+          params: ResendParams,
+          response: {
+            202: withHeaders(ResentBody, RATE_LIMIT_HEADERS),
+            400: withHeaders(
+              Type.Object(FieldErrorsBody.properties, {
+                description: 'An id that is not a UUID (keyed `id` or `deliveryId`), or a body that could not be read. Nothing was requeued.',
+                examples: [{ errors: { deliveryId: UUID_MESSAGE } }],
+              }),
+              RATE_LIMIT_HEADERS,
+            ),
+            401: withHeaders(InvalidKeyBody, RATE_LIMIT_POLICY_HEADER),
+            404: withHeaders(
+              Type.Object(NotFoundBody.properties, {
+                description: 'No such registration of the calling key (another key’s registration included), or no attempt with this `deliveryId` in it.',
+                examples: [{ error: 'not found' }],
+              }),
+              RATE_LIMIT_HEADERS,
+            ),
+            409: withHeaders(PendingBody, RATE_LIMIT_HEADERS),
+            429: withHeaders(RateLimitedBody, { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER }),
+            500: InternalBody,
+          },
+        },
+      },
+      async (request, reply) => {
+        const { id, deliveryId } = request.params;
+        const invalid: Record<string, string> = {};
+        if (!Value.Check(Uuid, id)) invalid.id = UUID_MESSAGE;
+        if (!Value.Check(Uuid, deliveryId)) invalid.deliveryId = UUID_MESSAGE;
+        if (Object.keys(invalid).length > 0) return reply.code(400).send(fieldErrors(invalid));
+        const result = await resendDelivery(deps.db, { webhookId: id, attemptId: deliveryId, apiKeyId: request.apiKey!.id });
+        if (result.outcome === 'not found') return reply.code(404).send({ error: 'not found' });
+        if (result.outcome === 'pending') return reply.code(409).send({ error: 'delivery pending' });
+        request.server.deliveryWorker?.notify();
+        request.log.info({ webhookId: id, resentFrom: deliveryId, attemptNumber: result.attemptNumber }, 'webhook delivery requeued for resend');
+        return reply.code(202).send({ state: 'pending', auditId: result.auditId, attemptNumber: result.attemptNumber });
       },
     );
   };
