@@ -262,7 +262,7 @@ test('resends take slots of the registration budget: over it, 429 and nothing re
 test('OpenAPI: every status of the resend route is documented, each with an example body', async () => {
   const spec = (await service.app.inject({ method: 'GET', url: '/openapi.json' })).json();
   const operation = spec.paths['/api/v1/alerts/webhook/{id}/attempts/{deliveryId}/resend'].post;
-  assert.deepEqual(Object.keys(operation.responses).sort(), ['202', '400', '401', '404', '409', '429', '500']);
+  assert.deepEqual(Object.keys(operation.responses).sort(), ['202', '400', '401', '404', '409', '429', '500', '503']);
   for (const [status, response] of Object.entries(operation.responses as Record<string, { content: Record<string, { example?: unknown; examples?: unknown; schema: { examples?: unknown } }> }>)) {
     const json = response.content['application/json']!;
     assert.ok(json.example ?? json.examples ?? json.schema.examples, `${status} has an example`);
