@@ -168,6 +168,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           clock: deps.delivery?.clock,
           random: deps.delivery?.random,
           pollIntervalMs: deps.delivery?.pollIntervalMs ?? config.webhooks.pollIntervalMs,
+          maxInFlightPerDestination: config.webhooks.maxInFlightPerDestination,
+          maxInFlightPerKey: config.webhooks.maxInFlightPerKey,
         });
   app.decorate('deliveryWorker', worker);
   if (worker) {

@@ -90,6 +90,8 @@ async function runWorker(config: Config): Promise<number> {
     timeoutMs: config.webhooks.timeoutMs,
     retryScheduleMs: config.webhooks.retryScheduleMs,
     pollIntervalMs: config.webhooks.pollIntervalMs,
+    maxInFlightPerDestination: config.webhooks.maxInFlightPerDestination,
+    maxInFlightPerKey: config.webhooks.maxInFlightPerKey,
     log,
   });
   const listener = database.kind === 'postgres' ? await listenForDeliveries(config.databaseUrl!, () => worker.notify(), log) : undefined;

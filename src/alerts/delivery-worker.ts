@@ -120,18 +120,28 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         with in_flight as (
           select w.url, w.api_key_id
           from webhook_deliveries as d join webhooks as w on w.id = d.webhook_id
-          where d.state = 'pending' and d.locked_until > ${now}
+          where d.locked_until > ${now} and d.state = 'pending'
         ), per_destination as (
           select url, count(*) as n from in_flight group by url
         ), per_key as (
           select api_key_id, count(*) as n from in_flight group by api_key_id
+        ), candidates as (
+          -- No registration can take more than the destination bound, so its first few due rows
+          -- are all a claim needs to look at: an index probe each, however long the backlog.
+          select d.id, d.next_attempt_at, w.url, w.api_key_id
+          from webhooks as w
+          cross join lateral (
+            select q.id, q.next_attempt_at from webhook_deliveries as q
+            where q.webhook_id = w.id and q.state = 'pending' and q.next_attempt_at <= ${now}
+              and (q.locked_until is null or q.locked_until <= ${now})
+            order by q.next_attempt_at, q.id
+            limit ${perDestination}
+          ) as d
         ), by_destination as (
-          select d.id, d.next_attempt_at, w.api_key_id,
-            coalesce(pd.n, 0) + row_number() over (partition by w.url order by d.next_attempt_at, d.id) as destination_slot
-          from webhook_deliveries as d
-          join webhooks as w on w.id = d.webhook_id
-          left join per_destination as pd on pd.url = w.url
-          where d.state = 'pending' and d.next_attempt_at <= ${now} and (d.locked_until is null or d.locked_until <= ${now})
+          select c.id, c.next_attempt_at, c.api_key_id,
+            coalesce(pd.n, 0) + row_number() over (partition by c.url order by c.next_attempt_at, c.id) as destination_slot
+          from candidates as c
+          left join per_destination as pd on pd.url = c.url
         ), by_key as (
           select b.id,
             coalesce(pk.n, 0) + row_number() over (partition by b.api_key_id order by b.next_attempt_at, b.id) as key_slot
