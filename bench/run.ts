@@ -409,6 +409,7 @@ async function benchWebhooks(pages: { name: string; html: string }[]) {
   const worker = createDeliveryWorker({
     db: database.db, fetcher, timeoutMs: config.webhooks.timeoutMs, retryScheduleMs: [], log: silent, concurrency: CONCURRENCY,
     maxInFlightPerDestination: config.webhooks.maxInFlightPerDestination, maxInFlightPerKey: config.webhooks.maxInFlightPerKey,
+    claimLock: database.kind === 'postgres',
   });
   const url = new URL(fixture.url('hooks.test', '/throughput'));
   const bareSignedPost = async () => {

@@ -92,6 +92,7 @@ async function runWorker(config: Config): Promise<number> {
     pollIntervalMs: config.webhooks.pollIntervalMs,
     maxInFlightPerDestination: config.webhooks.maxInFlightPerDestination,
     maxInFlightPerKey: config.webhooks.maxInFlightPerKey,
+    claimLock: database.kind === 'postgres',
     log,
   });
   const listener = database.kind === 'postgres' ? await listenForDeliveries(config.databaseUrl!, () => worker.notify(), log) : undefined;
