@@ -114,8 +114,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
    * the destination bound are then ranked within their key the same way, and only those within
    * both bounds are locked. PostgreSQL refuses FOR UPDATE on a query level with window functions,
    * so the ranking happens in CTEs and the lock in a level of its own, which re-checks that each
-   * row is still due and unleased (a row leased and committed meanwhile is skipped, as is one
-   * another claim holds). The advisory lock, held to commit, makes claims take turns: each sees
+   * row is still pending and unleased (a row leased and committed meanwhile is skipped, as is one
+   * another claim holds). The ranking reads a few rows per registration, never the backlog. The advisory lock, held to commit, makes claims take turns: each sees
    * every earlier claim's leases, so the counts are exact across processes. On the embedded
    * database there is one connection, so claims take turns anyway (`claimLock: false`).
    */
@@ -156,17 +156,18 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         from candidates as c
         left join per_destination as pd on pd.url = c.url
       ), by_key as (
-        select b.id,
+        select b.id, b.next_attempt_at,
           coalesce(pk.n, 0) + row_number() over (partition by b.api_key_id order by b.next_attempt_at, b.id) as key_slot
         from by_destination as b
         left join per_key as pk on pk.api_key_id = b.api_key_id
         where b.destination_slot <= ${perDestination}
       ), due as (
+        -- The chosen ids as one array (computed once), looked up by primary key and locked here,
+        -- re-checked: still pending and unleased (a lease expired under a slow holder can still
+        -- be recorded by it).
         select d.id from webhook_deliveries as d
-        where d.id in (select id from by_key where key_slot <= ${perKey})
-          and d.state = 'pending' and d.next_attempt_at <= ${now} and (d.locked_until is null or d.locked_until <= ${now})
-        order by d.next_attempt_at, d.id
-        limit ${limit}
+        where d.id = any(array(select id from by_key where key_slot <= ${perKey} order by next_attempt_at, id limit ${limit}))
+          and d.state = 'pending' and (d.locked_until is null or d.locked_until <= ${now})
         for update skip locked
       )
       update webhook_deliveries as d
