@@ -399,7 +399,11 @@ async function benchWebhooks(pages: { name: string; html: string }[]) {
     if (path === '/latency') arrivals.push(Date.now() - Date.parse(JSON.parse(recorded.body).audit.createdAt));
     res.writeHead(200).end('ok');
   }, pki);
-  const config = loadConfig({ ...SERVICE_ENV, AUDIT_RESOLVE: 'bench.test=127.0.0.1,hooks.test=127.0.0.1' });
+  // The fairness bounds as deployed (defaults), or as set in the bench's environment to compare.
+  const bounds = Object.fromEntries(
+    ['AUDIT_WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION', 'AUDIT_WEBHOOK_MAX_IN_FLIGHT_PER_KEY'].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])),
+  );
+  const config = loadConfig({ ...SERVICE_ENV, ...bounds, AUDIT_RESOLVE: 'bench.test=127.0.0.1,hooks.test=127.0.0.1' });
   const policy = createAddressPolicy(config.allowPrivateNetworks);
   const fetcher = createSafeFetcher({ policy, staticResolve: config.staticResolve, ca: [pki.caPem] });
   const database = await openBenchDatabase();
@@ -430,7 +434,11 @@ async function benchWebhooks(pages: { name: string; html: string }[]) {
     }
   };
   const CONCURRENCY = 16; // the worker's tries in flight, and the bare loop's
-  const worker = createDeliveryWorker({ db: database.db, fetcher, timeoutMs: config.webhooks.timeoutMs, retryScheduleMs: [], log: silent, concurrency: CONCURRENCY });
+  const worker = createDeliveryWorker({
+    db: database.db, fetcher, timeoutMs: config.webhooks.timeoutMs, retryScheduleMs: [], log: silent, concurrency: CONCURRENCY,
+    maxInFlightPerDestination: config.webhooks.maxInFlightPerDestination, maxInFlightPerKey: config.webhooks.maxInFlightPerKey,
+    claimLock: database.kind === 'postgres',
+  });
   const url = new URL(fixture.url('hooks.test', '/throughput'));
   const bareSignedPost = async () => {
     const signed = signFailureEvent(secret, event, randomUUID(), new Date());
@@ -478,6 +486,8 @@ async function benchWebhooks(pages: { name: string; html: string }[]) {
     database: process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite',
     deliveries: WEBHOOK_DELIVERIES,
     concurrency: CONCURRENCY,
+    maxInFlightPerDestination: config.webhooks.maxInFlightPerDestination,
+    maxInFlightPerKey: config.webhooks.maxInFlightPerKey,
     bareSignedPostPerSecond: bare.perSecond,
     workerPerSecond: (sent / drainMs) * 1000,
     ratio: (sent / drainMs) * 1000 / bare.perSecond,
@@ -537,7 +547,10 @@ for (const [shape, figures] of e2e ? ([['service in its own process (npm start)'
   });
 }
 if (webhooks) {
-  console.log(`webhooks: ${webhooks.deliveries} deliveries at concurrency ${webhooks.concurrency}, ${webhooks.database}`);
+  console.log(
+    `webhooks: ${webhooks.deliveries} deliveries to one receiver at concurrency ${webhooks.concurrency} ` +
+      `(in flight at most ${webhooks.maxInFlightPerDestination} per destination, ${webhooks.maxInFlightPerKey} per key), ${webhooks.database}`,
+  );
   console.table({
     'bare signed POST loop': { 'per s': fmt(webhooks.bareSignedPostPerSecond, 1) },
     'outbox worker (claim, sign, send, record)': { 'per s': fmt(webhooks.workerPerSecond, 1) },

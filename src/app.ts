@@ -185,6 +185,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           clock: deps.delivery?.clock,
           random: deps.delivery?.random,
           pollIntervalMs: deps.delivery?.pollIntervalMs ?? config.webhooks.pollIntervalMs,
+          maxInFlightPerDestination: config.webhooks.maxInFlightPerDestination,
+          maxInFlightPerKey: config.webhooks.maxInFlightPerKey,
+          // One process on the embedded database: its claims take turns without the advisory lock.
+          claimLock: config.databaseUrl !== undefined,
         });
   app.decorate('deliveryWorker', worker);
   if (worker) {

@@ -1,6 +1,7 @@
 // Environment → typed, validated configuration. Every variable is documented in the README's
 // table; a bad value stops the process at start with a message naming the variable.
 import path from 'node:path';
+import { DEFAULT_MAX_IN_FLIGHT_PER_DESTINATION, DEFAULT_MAX_IN_FLIGHT_PER_KEY } from './alerts/delivery-worker.ts';
 import { DEFAULT_CRAWL_LIMITS } from './audit/crawl.ts';
 import { emailProblem, normaliseEmail, passwordProblem } from './auth/users.ts';
 import type { DatabaseBounds } from './db/connect.ts';
@@ -47,6 +48,9 @@ export interface WebhookConfig {
   worker: 'inline' | 'off';
   /** Fallback polling of the outbox when no wake-up arrives. */
   pollIntervalMs: number;
+  /** Delivery tries in flight at once per destination URL and per API key, all processes together. */
+  maxInFlightPerDestination: number;
+  maxInFlightPerKey: number;
 }
 
 /** Dashboard users and their sessions (issue 11). */
@@ -264,6 +268,8 @@ export function loadConfig(env: Env = process.env): Config {
     retryScheduleMs: parsed(env, 'AUDIT_WEBHOOK_RETRY_SCHEDULE', parseRetrySchedule, parseRetrySchedule(DEFAULT_RETRY_SCHEDULE)),
     worker: parsed(env, 'AUDIT_WEBHOOK_WORKER', parseWorkerMode, 'inline'),
     pollIntervalMs: integer(env, 'AUDIT_WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 600_000),
+    maxInFlightPerDestination: integer(env, 'AUDIT_WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION', DEFAULT_MAX_IN_FLIGHT_PER_DESTINATION, 1, 10_000),
+    maxInFlightPerKey: integer(env, 'AUDIT_WEBHOOK_MAX_IN_FLIGHT_PER_KEY', DEFAULT_MAX_IN_FLIGHT_PER_KEY, 1, 10_000),
   };
   // The embedded database admits one process: with delivery off in the server, nothing would send.
   if (webhooks.worker === 'off' && !env.DATABASE_URL?.trim()) {

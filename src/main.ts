@@ -94,6 +94,9 @@ async function runWorker(config: Config): Promise<number> {
     timeoutMs: config.webhooks.timeoutMs,
     retryScheduleMs: config.webhooks.retryScheduleMs,
     pollIntervalMs: config.webhooks.pollIntervalMs,
+    maxInFlightPerDestination: config.webhooks.maxInFlightPerDestination,
+    maxInFlightPerKey: config.webhooks.maxInFlightPerKey,
+    claimLock: database.kind === 'postgres',
     log,
   });
   const listener =

@@ -76,6 +76,8 @@ test('webhook settings: defaults, values, the timeout clamped to 15 s with a not
     retryScheduleMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
     worker: 'inline',
     pollIntervalMs: 1000,
+    maxInFlightPerDestination: 4,
+    maxInFlightPerKey: 8,
   });
   assert.deepEqual(loadConfig({}).notices, []);
   const set = loadConfig({
@@ -84,6 +86,8 @@ test('webhook settings: defaults, values, the timeout clamped to 15 s with a not
     AUDIT_WEBHOOK_RATE_WINDOW_SECONDS: '10',
     AUDIT_MAX_WEBHOOKS_PER_KEY: '2',
     AUDIT_WEBHOOK_RETRY_SCHEDULE: '500ms, 1s,2m,1h,1d',
+    AUDIT_WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION: '16',
+    AUDIT_WEBHOOK_MAX_IN_FLIGHT_PER_KEY: '1',
   });
   assert.deepEqual(set.webhooks, {
     timeoutMs: 2500,
@@ -92,6 +96,8 @@ test('webhook settings: defaults, values, the timeout clamped to 15 s with a not
     retryScheduleMs: [500, 1000, 120_000, 3_600_000, 86_400_000],
     worker: 'inline',
     pollIntervalMs: 1000,
+    maxInFlightPerDestination: 16,
+    maxInFlightPerKey: 1,
   });
   const separate = loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test', AUDIT_WEBHOOK_WORKER: 'off', AUDIT_WEBHOOK_POLL_INTERVAL_MS: '250' });
   assert.equal(separate.webhooks.worker, 'off');
@@ -113,6 +119,10 @@ test('webhook settings: defaults, values, the timeout clamped to 15 s with a not
     [{ AUDIT_WEBHOOK_WORKER: 'separate' }, /^AUDIT_WEBHOOK_WORKER: must be inline or off/],
     [{ AUDIT_WEBHOOK_WORKER: 'off' }, /^AUDIT_WEBHOOK_WORKER=off needs DATABASE_URL/],
     [{ AUDIT_WEBHOOK_POLL_INTERVAL_MS: '5' }, /^AUDIT_WEBHOOK_POLL_INTERVAL_MS/],
+    [{ AUDIT_WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION: '0' }, /^AUDIT_WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION must be an integer between 1 and 10000/],
+    [{ AUDIT_WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION: '2.5' }, /^AUDIT_WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION/],
+    [{ AUDIT_WEBHOOK_MAX_IN_FLIGHT_PER_KEY: 'many' }, /^AUDIT_WEBHOOK_MAX_IN_FLIGHT_PER_KEY must be an integer/],
+    [{ AUDIT_WEBHOOK_MAX_IN_FLIGHT_PER_KEY: '10001' }, /^AUDIT_WEBHOOK_MAX_IN_FLIGHT_PER_KEY/],
   ];
   for (const [env, message] of refused) {
     assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && message.test(error.message));

@@ -10,6 +10,15 @@
 // open while a receiver answers. The lease outlives the longest possible try; a worker that dies
 // mid-send loses its rows when the lease expires, and only the lease holder may record an outcome.
 //
+// Fairness (issue 16): the tries in flight are bounded per destination (a URL: two registrations
+// of one URL are one destination) and per API key, across every worker on the database. The
+// leases are what is in flight (claimed rows with `locked_until` after now, sent or queued, until
+// recorded), so the claim counts them per destination and per key and takes, oldest due first,
+// only what fits under both bounds: a destination at its bound is skipped, not waited on, and a
+// hanging receiver holds its few slots while everyone else's events go past it. Claims take a
+// transaction-scoped advisory lock first, so concurrent claims see each other's leases and the
+// bounds are exact, not approximate.
+//
 // Time and chance are injected (clock, random) so retry schedules are tested without sleeping.
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
@@ -39,7 +48,21 @@ export interface DeliveryWorkerOptions {
   pollIntervalMs?: number;
   /** Tries in flight at once (and the most one claim takes). Default 16. */
   concurrency?: number;
+  /** AUDIT_WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION: leased tries per destination URL, all workers together. Default 4. */
+  maxInFlightPerDestination?: number;
+  /** AUDIT_WEBHOOK_MAX_IN_FLIGHT_PER_KEY: leased tries per API key, all workers together. Default 8. */
+  maxInFlightPerKey?: number;
+  /**
+   * Claims take turns through an advisory lock, so the bounds hold across processes. Default true;
+   * false only where one process holds the database (the embedded one, a single connection on
+   * which claims take turns anyway): it saves three statements per claim.
+   */
+  claimLock?: boolean;
 }
+
+/** The defaults of the two bounds: a quarter and a half of one process's 16 slots. */
+export const DEFAULT_MAX_IN_FLIGHT_PER_DESTINATION = 4;
+export const DEFAULT_MAX_IN_FLIGHT_PER_KEY = 8;
 
 export interface DeliveryWorker {
   /** Starts the claim loop (idempotent). */
@@ -81,14 +104,70 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   // ample time to record it. A crashed worker's rows wait this long before another takes them.
   const leaseMs = timeoutMs * 2 + 10_000;
 
+  const perDestination = options.maxInFlightPerDestination ?? DEFAULT_MAX_IN_FLIGHT_PER_DESTINATION;
+  const perKey = options.maxInFlightPerKey ?? DEFAULT_MAX_IN_FLIGHT_PER_KEY;
+  const claimLock = options.claimLock ?? true;
+
+  /**
+   * Takes up to `limit` due deliveries, oldest first, that fit under the bounds: each due row is
+   * ranked within its destination (URL) behind the tries already in flight there, the rows within
+   * the destination bound are then ranked within their key the same way, and only those within
+   * both bounds are locked. PostgreSQL refuses FOR UPDATE on a query level with window functions,
+   * so the ranking happens in CTEs and the lock in a level of its own, which re-checks that each
+   * row is still pending and unleased (a row leased and committed meanwhile is skipped, as is one
+   * another claim holds). The ranking reads a few rows per registration, never the backlog. The advisory lock, held to commit, makes claims take turns: each sees
+   * every earlier claim's leases, so the counts are exact across processes. On the embedded
+   * database there is one connection, so claims take turns anyway (`claimLock: false`).
+   */
   async function claim(lease: string, limit: number): Promise<Claimed[]> {
+    if (!claimLock) return claimUnder(db, lease, limit);
+    return db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtextextended('webhook-delivery-claim', 0))`.execute(trx);
+      return claimUnder(trx, lease, limit);
+    });
+  }
+
+  async function claimUnder(executor: Kysely<Database>, lease: string, limit: number): Promise<Claimed[]> {
     const now = clock();
     const result = await sql<Claimed>`
-      with due as (
-        select id from webhook_deliveries
-        where state = 'pending' and next_attempt_at <= ${now} and (locked_until is null or locked_until <= ${now})
-        order by next_attempt_at
-        limit ${limit}
+      with in_flight as (
+        select w.url, w.api_key_id
+        from webhook_deliveries as d join webhooks as w on w.id = d.webhook_id
+        where d.locked_until > ${now} and d.state = 'pending'
+      ), per_destination as (
+        select url, count(*) as n from in_flight group by url
+      ), per_key as (
+        select api_key_id, count(*) as n from in_flight group by api_key_id
+      ), candidates as (
+        -- No registration can take more than the destination bound, so its first few due rows
+        -- are all a claim needs to look at: an index probe each, however long the backlog.
+        select d.id, d.next_attempt_at, w.url, w.api_key_id
+        from webhooks as w
+        cross join lateral (
+          select q.id, q.next_attempt_at from webhook_deliveries as q
+          where q.webhook_id = w.id and q.state = 'pending' and q.next_attempt_at <= ${now}
+            and (q.locked_until is null or q.locked_until <= ${now})
+          order by q.next_attempt_at, q.id
+          limit ${perDestination}
+        ) as d
+      ), by_destination as (
+        select c.id, c.next_attempt_at, c.api_key_id,
+          coalesce(pd.n, 0) + row_number() over (partition by c.url order by c.next_attempt_at, c.id) as destination_slot
+        from candidates as c
+        left join per_destination as pd on pd.url = c.url
+      ), by_key as (
+        select b.id, b.next_attempt_at,
+          coalesce(pk.n, 0) + row_number() over (partition by b.api_key_id order by b.next_attempt_at, b.id) as key_slot
+        from by_destination as b
+        left join per_key as pk on pk.api_key_id = b.api_key_id
+        where b.destination_slot <= ${perDestination}
+      ), due as (
+        -- The chosen ids as one array (computed once), looked up by primary key and locked here,
+        -- re-checked: still pending and unleased (a lease expired under a slow holder can still
+        -- be recorded by it).
+        select d.id from webhook_deliveries as d
+        where d.id = any(array(select id from by_key where key_slot <= ${perKey} order by next_attempt_at, id limit ${limit}))
+          and d.state = 'pending' and (d.locked_until is null or d.locked_until <= ${now})
         for update skip locked
       )
       update webhook_deliveries as d
@@ -96,7 +175,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       from due, webhooks as w
       where d.id = due.id and w.id = d.webhook_id
       returning d.id, d.lease, d.locked_until, d.webhook_id, d.event, d.attempts, w.url, w.challenge
-    `.execute(db);
+    `.execute(executor);
     return result.rows;
   }
 
@@ -223,6 +302,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const finished: Try[] = [];
   let recording: Promise<void> | undefined;
   let recordingCount = 0;
+  /** Record statements completed so far. */
+  let records = 0;
   // A slot is held from the send until the try is recorded, so at most `concurrency` tries are
   // ever sent but unrecorded: what a crash can make go out twice is bounded as it was.
   const occupied = () => inFlight + finished.length + recordingCount;
@@ -232,14 +313,16 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   };
   const nextChange = () => new Promise<void>((resolve) => waiting.push(resolve));
 
-  // Recording takes every try finished meanwhile: at once when half a batch has finished or
-  // nothing else is in flight, otherwise RECORD_LINGER_MS after the oldest unrecorded try
-  // finished, so that others join it.
+  // Recording takes every try finished meanwhile: at once when half a batch (or a destination's
+  // bound: a destination at its bound gets more only once its tries are recorded) has finished or
+  // nothing else is in flight (a hanging receiver's tries count as in flight), otherwise
+  // RECORD_LINGER_MS after the oldest unrecorded try finished, so that others join it.
   let lingering: NodeJS.Timeout | undefined;
+  const recordAtOnce = Math.max(1, Math.min(concurrency / 2, perDestination));
 
   function flush(force = false): void {
     if (recording || finished.length === 0) return;
-    if (!force && finished.length < Math.max(1, concurrency / 2) && inFlight > 0 && !stopping) {
+    if (!force && finished.length < recordAtOnce && inFlight > 0 && !stopping) {
       lingering ??= setTimeout(() => {
         lingering = undefined;
         flush(true);
@@ -253,6 +336,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     recording = recordAndLog(tries).finally(() => {
       recording = undefined;
       recordingCount = 0;
+      records++;
+      // Recorded tries no longer count against their destination's and key's bounds: a claim
+      // that came back short because of them may now get more, so the loop claims again at once.
+      woken = true;
+      wake?.();
       pump();
       flush();
       signalChange();
@@ -302,9 +390,16 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     return { asked: concurrency, claimed: claimed.length };
   }
 
+  const idle = () => queue.length === 0 && inFlight === 0 && finished.length === 0 && !recording;
+
   /** Resolves when nothing is queued, in flight or waiting to be recorded. */
   async function settled(): Promise<void> {
-    while (queue.length > 0 || inFlight > 0 || finished.length > 0 || recording) await nextChange();
+    while (!idle()) await nextChange();
+  }
+
+  /** Resolves when a record has completed since `count` records (or nothing is left to record). */
+  async function recordedSince(count: number): Promise<void> {
+    while (records === count && !idle()) await nextChange();
   }
 
   /** Resolves when the queue has room for a batch (or the worker is stopping). */
@@ -362,7 +457,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       }
       if (stopping) break;
       // A claim that got all it asked for (or had no room) suggests more is due: claim again as
-      // soon as there is room. Otherwise wait for a wake-up or the poll.
+      // soon as there is room. Otherwise nothing more is due, or the rest is held back by the
+      // bounds: wait for a wake-up (a notification, or one of our records freeing a bound) or the
+      // poll (another process's records).
       if (claimed < asked) await sleep(pollIntervalMs);
       else await roomToClaim();
     }
@@ -383,14 +480,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       let total = 0;
       for (;;) {
         await roomToClaim();
+        const before = records;
         const { asked, claimed } = await claimMore();
         total += claimed;
         if (claimed < asked) {
-          // Nothing more due now; once the tries in flight are recorded, a retry may be.
-          await settled();
-          const again = await claimMore();
-          total += again.claimed;
-          if (again.claimed === 0) return total;
+          // Nothing more due now, or the rest is held back by the bounds. A record frees room
+          // under them (and may make a retry due): claim again after each, until a claim finds
+          // nothing with nothing of ours left in flight. What other processes hold is theirs.
+          if (claimed === 0 && idle()) return total;
+          await recordedSince(before);
         }
       }
     },

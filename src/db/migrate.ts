@@ -10,6 +10,7 @@ import * as wcagFindings from './migrations/0005_wcag_findings.ts';
 import * as findingSource from './migrations/0006_finding_source.ts';
 import * as usersSessions from './migrations/0007_users_sessions.ts';
 import * as remediationTickets from './migrations/0008_remediation_tickets.ts';
+import * as deliveryFairness from './migrations/0009_delivery_fairness.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0006_finding_source': findingSource,
   '0007_users_sessions': usersSessions,
   '0008_remediation_tickets': remediationTickets,
+  '0009_delivery_fairness': deliveryFairness,
 };
 
 /**
