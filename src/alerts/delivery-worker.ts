@@ -23,6 +23,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { SafeFetcher } from '../net/safe-fetch.ts';
 import { FAILURE_REASONS, postWebhook, type PostOutcome } from './outbound.ts';
 import { signFailureEvent, type StoredEvent } from './signing.ts';
@@ -445,15 +446,26 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   }
 
   async function loop(): Promise<void> {
+    // Claims that fail because the database is away are logged once when the outage starts and
+    // once when it ends, not at every poll; any other claim failure is an error each time.
+    let unavailableSince: Date | undefined;
     while (!stopping) {
       let asked = 0;
       let claimed = 0;
       try {
         ({ asked, claimed } = await claimMore());
       } catch (error) {
-        log.error({ err: error }, 'webhook delivery claim failed');
+        if (!isDatabaseUnavailable(error)) log.error({ err: error }, 'webhook delivery claim failed');
+        else if (!unavailableSince) {
+          unavailableSince = clock();
+          log.warn({ err: error }, 'database unavailable: webhook delivery paused, claiming again every poll');
+        }
         await sleep(pollIntervalMs);
         continue;
+      }
+      if (unavailableSince) {
+        log.info({ pausedMs: clock().getTime() - unavailableSince.getTime() }, 'database back: webhook delivery resumed');
+        unavailableSince = undefined;
       }
       if (stopping) break;
       // A claim that got all it asked for (or had no room) suggests more is due: claim again as

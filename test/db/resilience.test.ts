@@ -221,6 +221,11 @@ test('a restart, resets, an outage and a partition: server and worker stay up, a
     assert.equal(server.exitCode, null);
     assert.equal(worker.exitCode, null);
     assert.doesNotMatch(server.output(), /"statusCode":500|unexpected error/, 'no 500 at any point');
+    // The worker says so once per outage, not at every poll (200 ms here).
+    const paused = (worker.output().match(/webhook delivery paused/g) ?? []).length;
+    const resumed = (worker.output().match(/database back: webhook delivery resumed/g) ?? []).length;
+    assert.ok(paused >= 1 && paused === resumed, `paused ${paused}, resumed ${resumed}`);
+    assert.doesNotMatch(worker.output(), /webhook delivery claim failed/);
   } finally {
     const codes = await Promise.all([stop(server), stop(worker)]);
     await proxy.close();
