@@ -69,7 +69,9 @@ export class AnalysisAbandonedError extends Error {
 
 export interface AnalysisPoolStats {
   threads: number;
-  /** Tasks holding a slot (in a thread, or about to be). */
+  /** Tasks holding a slot: running, or handed to a thread that has not started them yet. */
+  active: number;
+  /** Tasks a thread has started (their budget is running). */
   running: number;
   queued: number;
   completed: number;
@@ -99,7 +101,10 @@ const WORKER = new URL('./worker.ts', import.meta.url).href;
 export class AnalysisPool {
   readonly options: Readonly<AnalysisPoolOptions>;
   #piscina: Piscina<WorkerTask, TaskOutcome> | undefined;
-  #running = 0;
+  /** Slots held. */
+  #active = 0;
+  /** Tasks started in a thread. */
+  #started = 0;
   /** Continuations (an admitted audit's second task), served first, in order. */
   readonly #continuing: Waiter[] = [];
   /** New audits' tasks, in order. */
@@ -115,7 +120,8 @@ export class AnalysisPool {
     const c = this.#counts;
     return {
       threads: this.#piscina?.threads.length ?? 0,
-      running: this.#running,
+      active: this.#active,
+      running: this.#started,
       queued: this.#queued(),
       completed: c.completed,
       timedOut: c.timedOut,
@@ -129,7 +135,7 @@ export class AnalysisPool {
    * so an overloaded service spends no fetch on it. (It is checked again when the task is submitted.)
    */
   assertRoom(): void {
-    if (this.#running >= this.options.threads && this.#queued() >= this.options.queue) this.#refuse();
+    if (this.#active >= this.options.threads && this.#queued() >= this.options.queue) this.#refuse();
   }
 
   #queued(): number {
@@ -169,8 +175,8 @@ export class AnalysisPool {
       this.#counts.cancelledQueued++;
       throw new AnalysisAbandonedError('queued');
     }
-    if (this.#running < this.options.threads) {
-      this.#running++;
+    if (this.#active < this.options.threads) {
+      this.#active++;
       return;
     }
     if (!continuation && this.#queued() >= this.options.queue) this.#refuse();
@@ -201,7 +207,7 @@ export class AnalysisPool {
   /** Hands the slot to the next waiter, or frees it. */
   #release(): void {
     const next = this.#continuing.shift() ?? this.#waiting.shift();
-    if (next === undefined) this.#running--;
+    if (next === undefined) this.#active--;
     else next.start();
   }
 
@@ -217,6 +223,7 @@ export class AnalysisPool {
     const { port1, port2 } = new MessageChannel();
     port1.once('message', () => {
       stage = 'running';
+      this.#started++;
       budget = setTimeout(() => {
         timedOut = true;
         stop.abort();
@@ -240,6 +247,7 @@ export class AnalysisPool {
       }
       throw error;
     } finally {
+      if (stage === 'running') this.#started--;
       clearTimeout(budget);
       signal?.removeEventListener('abort', onAbort);
       port1.close();
