@@ -215,7 +215,7 @@ export class AnalysisPool {
     // One controller stops the task for either cause: piscina removes a task not yet in a thread
     // and terminates the thread of one that is (then spawns a replacement on demand).
     const stop = new AbortController();
-    let stage: 'queued' | 'running' = 'queued';
+    let stage = 'queued' as 'queued' | 'running';
     let timedOut = false;
     let budget: NodeJS.Timeout | undefined;
     const onAbort = () => stop.abort();
