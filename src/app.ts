@@ -180,7 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
 
   // Page analysis off the event loop: threads start on the first audit (most test apps audit
-  // nothing) and stop on close, where a slow page's thread is terminated rather than waited for.
+  // nothing) and stop on close, once the requests in flight have ended (each within its budget).
   const analysisPool = new AnalysisPool(config.analysis);
   app.decorate('analysisPool', analysisPool);
   app.addHook('onClose', async () => analysisPool.close());

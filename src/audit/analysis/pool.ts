@@ -161,7 +161,10 @@ export class AnalysisPool {
     }
   }
 
-  /** Refuses what waits and stops every thread (shutdown must not wait out a slow page). */
+  /**
+   * Refuses what still waits and stops every thread. The app calls it on close, after Fastify has
+   * let the requests in flight end (each analysis within its budget).
+   */
   async close(): Promise<void> {
     this.#closed = true;
     for (const waiter of [...this.#continuing.splice(0), ...this.#waiting.splice(0)]) waiter.cancel(new Error('analysis pool closed'));
