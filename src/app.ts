@@ -181,7 +181,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Page analysis off the event loop: threads start on the first audit (most test apps audit
   // nothing) and stop on close, once the requests in flight have ended (each within its budget).
-  const analysisPool = new AnalysisPool(config.analysis);
+  const analysisPool = new AnalysisPool({
+    ...config.analysis,
+    onError: (err) => app.log.error({ err, component: 'analysis-pool' }, 'analysis thread failed outside a task'),
+  });
   app.decorate('analysisPool', analysisPool);
   app.addHook('onClose', async () => analysisPool.close());
 

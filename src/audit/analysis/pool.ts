@@ -31,6 +31,11 @@ export interface AnalysisPoolOptions {
   timeoutMs: number;
   /** An idle thread is ended after this long (a new one loads the analysis modules again). */
   idleTimeoutMs?: number;
+  /**
+   * A thread's failure that no task is waiting on (a task's own failure rejects that task). piscina
+   * emits it as an 'error' event, which would end the process had it no listener.
+   */
+  onError?: (error: unknown) => void;
 }
 
 /** Every thread is busy and the queue is full: the route answers 503 with Retry-After. */
@@ -266,6 +271,7 @@ export class AnalysisPool {
       idleTimeout: this.options.idleTimeoutMs ?? 60_000,
       concurrentTasksPerWorker: 1,
     });
+    this.#piscina.on('error', (error: unknown) => this.options.onError?.(error));
     return this.#piscina;
   }
 }
