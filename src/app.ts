@@ -22,6 +22,7 @@ import { webhookRoutes } from './http/routes/webhooks.ts';
 import { createAddressPolicy } from './net/address-policy.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { createDeliveryWorker, type DeliveryWorker } from './alerts/delivery-worker.ts';
+import { AnalysisPool } from './audit/analysis/pool.ts';
 import { createChatClient } from './audit/wcag/ai-step/index.ts';
 import type { SafeFetcher } from './net/safe-fetch.ts';
 
@@ -47,6 +48,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Sends the webhook outbox; runs inside the server process (started on ready, stopped on close). */
     deliveryWorker: DeliveryWorker | undefined;
+    /** The page-analysis threads (their stats are what tests and operators can read). */
+    analysisPool: AnalysisPool;
   }
 }
 
@@ -197,12 +200,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.addHook('onClose', async () => worker.stop());
   }
 
+  // Page analysis off the event loop: threads start on the first audit (most test apps audit
+  // nothing) and stop on close, once the requests in flight have ended (each within its budget).
+  const analysisPool = new AnalysisPool({
+    ...config.analysis,
+    onError: (err) => app.log.error({ err, component: 'analysis-pool' }, 'analysis thread failed outside a task'),
+  });
+  app.decorate('analysisPool', analysisPool);
+  app.addHook('onClose', async () => analysisPool.close());
+
   await app.register(
     auditRoutes({
       db,
       fetcher: deps.fetcher,
       onEventsQueued: worker ? () => worker.notify() : undefined,
       crawlLimits: config.crawl,
+      analysisPool,
       // The WCAG branch's AI step: one client for the process (the endpoint is operator configuration).
       ai: config.ai ? { client: createChatClient(config.ai), model: config.ai.model } : undefined,
       rateLimiter: deps.rateLimiter ?? createRateLimiter(db, config.rateLimit),

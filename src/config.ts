@@ -1,5 +1,6 @@
 // Environment → typed, validated configuration. Every variable is documented in the README's
 // table; a bad value stops the process at start with a message naming the variable.
+import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_MAX_IN_FLIGHT_PER_DESTINATION, DEFAULT_MAX_IN_FLIGHT_PER_KEY } from './alerts/delivery-worker.ts';
 import { DEFAULT_CRAWL_LIMITS } from './audit/crawl.ts';
@@ -18,6 +19,7 @@ export interface Config {
   seedApiKey: string | undefined;
   rateLimit: { limit: number; windowSeconds: number };
   crawl: { timeoutMs: number; maxBytes: number; maxRedirects: number };
+  analysis: AnalysisConfig;
   /** The WCAG branch's AI step; undefined when AUDIT_AI_BASE_URL is unset (deterministic rules only). */
   ai: AiConfig | undefined;
   allowPrivateNetworks: Cidr[];
@@ -51,6 +53,28 @@ export interface WebhookConfig {
   /** Delivery tries in flight at once per destination URL and per API key, all processes together. */
   maxInFlightPerDestination: number;
   maxInFlightPerKey: number;
+}
+
+/** Where page analysis runs (issue 16): worker threads, a bounded queue, a time budget per task. */
+export interface AnalysisConfig {
+  /** AUDIT_ANALYSIS_THREADS: threads, so analyses running at once. */
+  threads: number;
+  /** AUDIT_ANALYSIS_QUEUE: analyses that may wait for a thread; one more is answered 503. */
+  queue: number;
+  /** AUDIT_ANALYSIS_TIMEOUT_MS: an analysis's time in its thread; over it, 422 and the thread is replaced. */
+  timeoutMs: number;
+}
+
+export const ANALYSIS_QUEUE_DEFAULT = 64;
+export const ANALYSIS_TIMEOUT_DEFAULT_MS = 5000;
+
+function loadAnalysisConfig(env: Env): AnalysisConfig {
+  return {
+    // One thread per core: analysis is CPU-bound, so more threads than cores only share them.
+    threads: integer(env, 'AUDIT_ANALYSIS_THREADS', os.availableParallelism(), 1, 256),
+    queue: integer(env, 'AUDIT_ANALYSIS_QUEUE', ANALYSIS_QUEUE_DEFAULT, 0, 100_000),
+    timeoutMs: integer(env, 'AUDIT_ANALYSIS_TIMEOUT_MS', ANALYSIS_TIMEOUT_DEFAULT_MS, 100, 600_000),
+  };
 }
 
 /** Dashboard users and their sessions (issue 11). */
@@ -295,6 +319,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxBytes: integer(env, 'AUDIT_CRAWL_MAX_BYTES', DEFAULT_CRAWL_LIMITS.maxBytes, 1024, 64 * 1024 * 1024),
       maxRedirects: DEFAULT_CRAWL_LIMITS.maxRedirects,
     },
+    analysis: loadAnalysisConfig(env),
     ai: loadAiConfig(env),
     allowPrivateNetworks: parsed(env, 'AUDIT_ALLOW_PRIVATE_NETWORKS', parseCidrList, []),
     trustProxy: parsed(env, 'AUDIT_TRUST_PROXY', (value) => parseCidrList(value).map((cidr) => cidr.text), []),

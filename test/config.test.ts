@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.ts';
@@ -61,6 +62,23 @@ test('request bounds: defaults, values, and a headers timeout longer than the re
     [{ AUDIT_HEADERS_TIMEOUT_MS: '1.5' }, /^AUDIT_HEADERS_TIMEOUT_MS/],
     [{ AUDIT_KEEP_ALIVE_TIMEOUT_MS: 'long' }, /^AUDIT_KEEP_ALIVE_TIMEOUT_MS/],
     [{ AUDIT_HEADERS_TIMEOUT_MS: '20000', AUDIT_REQUEST_TIMEOUT_MS: '10000' }, /^AUDIT_HEADERS_TIMEOUT_MS .* must not exceed AUDIT_REQUEST_TIMEOUT_MS/],
+  ];
+  for (const [env, message] of refused) {
+    assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && message.test(error.message));
+  }
+});
+
+test('analysis settings: threads default to the cores, a queue of 64, a 5 s budget; values read; bad values refused by name', () => {
+  assert.deepEqual(loadConfig({}).analysis, { threads: os.availableParallelism(), queue: 64, timeoutMs: 5000 });
+  const set = loadConfig({ AUDIT_ANALYSIS_THREADS: '3', AUDIT_ANALYSIS_QUEUE: '0', AUDIT_ANALYSIS_TIMEOUT_MS: '250' });
+  assert.deepEqual(set.analysis, { threads: 3, queue: 0, timeoutMs: 250 });
+  const refused: [Record<string, string>, RegExp][] = [
+    [{ AUDIT_ANALYSIS_THREADS: '0' }, /^AUDIT_ANALYSIS_THREADS must be an integer between 1 and 256, got "0"/],
+    [{ AUDIT_ANALYSIS_THREADS: 'all' }, /^AUDIT_ANALYSIS_THREADS/],
+    [{ AUDIT_ANALYSIS_QUEUE: '-1' }, /^AUDIT_ANALYSIS_QUEUE/],
+    [{ AUDIT_ANALYSIS_QUEUE: '1.5' }, /^AUDIT_ANALYSIS_QUEUE/],
+    [{ AUDIT_ANALYSIS_TIMEOUT_MS: '99' }, /^AUDIT_ANALYSIS_TIMEOUT_MS must be an integer between 100 and 600000/],
+    [{ AUDIT_ANALYSIS_TIMEOUT_MS: '5s' }, /^AUDIT_ANALYSIS_TIMEOUT_MS/],
   ];
   for (const [env, message] of refused) {
     assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && message.test(error.message));

@@ -46,34 +46,59 @@ export interface WcagAiCall {
  * Throws AnalysisFailedError when the step gets no conformant answer after its one retry, and
  * AnalysisCancelledError when `call.signal` aborts (also when it does just after the answer came):
  * either way there is no result to persist.
+ *
+ * The audit flow runs the three parts below apart (src/audit/analysis/): the two CPU-bound halves in
+ * an analysis thread, the model call between them on the main thread, so only plain data crosses.
  */
 export async function analyseWcagWithAi(page: Page, standard: WcagStandard, includeWarnings: boolean, call: WcagAiCall): Promise<AuditResult> {
+  const result = await judgeWcag(prepareWcagJudgement(page, standard), standard, call);
+  return finishWcagWithAi(page, standard, includeWarnings, result, call.ai.model);
+}
+
+/** What the AI step needs of the page, as plain data (structured-cloneable: it leaves the analysis thread). */
+export interface WcagJudgementRequest {
+  /** The summary's records and the rules' verdict per criterion. */
+  input: SummaryInput;
+  /** Every element the summary names, by its selector, with its snippet: what an answer may judge. */
+  located: Map<string, string>;
+}
+
+/** The rules' half before the AI step: the page's records, the deterministic verdicts, the named elements. */
+export function prepareWcagJudgement(page: Page, standard: WcagStandard): WcagJudgementRequest {
   const { context, runs } = runEngine(page);
-  const located = new Map<string, Element>();
-  const records = summarisePage(context, located);
+  const elements = new Map<string, Element>();
+  const records = summarisePage(context, elements);
   // The rules' verdict per criterion, for the model's context: the same aggregation, without AI.
   const deterministic = aggregate(runs, standard, true, { used: false, note: 'rules only, for the AI step' });
-  const input: SummaryInput = {
-    ...records,
-    results: deterministic.controls.map((c) => ({ criterion: c.control, outcome: c.outcome, evidence: c.evidence })),
+  const located = new Map<string, string>();
+  for (const [selector, el] of elements) located.set(selector, context.locate(el).snippet);
+  return {
+    input: { ...records, results: deterministic.controls.map((c) => ({ criterion: c.control, outcome: c.outcome, evidence: c.evidence })) },
+    located,
   };
+}
+
+/** The AI step over a prepared request (network: the main thread's chat client). */
+export async function judgeWcag(request: WcagJudgementRequest, standard: WcagStandard, call: WcagAiCall): Promise<AiJudgementResult> {
   const result = await judgeDetailed(
     {
-      page: input,
+      page: request.input,
       standard,
       standardCriteria: STANDARD_CRITERIA[standard],
-      selectorExists: (selector) => located.has(selector),
-      snippetOf: (selector) => {
-        const el = located.get(selector);
-        return el === undefined ? '' : context.locate(el).snippet;
-      },
+      selectorExists: (selector) => request.located.has(selector),
+      snippetOf: (selector) => request.located.get(selector) ?? '',
       ...(call.signal ? { signal: call.signal } : {}),
     },
     { client: call.ai.client, log: call.log },
   );
   if (call.signal?.aborted) throw new AnalysisCancelledError(result.calls);
-  const merge = toMerge(result);
-  return aggregate(runs, standard, includeWarnings, aiUse(result, call.ai.model), merge);
+  return result;
+}
+
+/** The rules again with the step's answers merged: the audit's result. */
+export function finishWcagWithAi(page: Page, standard: WcagStandard, includeWarnings: boolean, result: AiJudgementResult, model: string): AuditResult {
+  const { runs } = runEngine(page);
+  return aggregate(runs, standard, includeWarnings, aiUse(result, model), toMerge(result));
 }
 
 /** The step's answers keyed by judgement target, and its findings traced to the ACT rules too. */

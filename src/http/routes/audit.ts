@@ -11,6 +11,7 @@ import { checkTargetUrl, type AddressPolicy } from '../../net/address-policy.ts'
 import { OutboundError } from '../../net/safe-fetch.ts';
 import { PageTooComplexError } from '../../audit/page.ts';
 import { AnalysisCancelledError, AnalysisFailedError } from '../../audit/wcag/index.ts';
+import { AnalysisAbandonedError, AnalysisQueueFullError, AnalysisTimeoutError } from '../../audit/analysis/pool.ts';
 import { AuditResponse, toAuditResponse } from '../audit-response.ts';
 import { ErrorBody, FieldErrorsBody, fieldErrors } from '../errors.ts';
 import { RATE_LIMIT_HEADERS, RATE_LIMIT_POLICY_HEADER, RETRY_AFTER_HEADER, withHeaders } from '../openapi.ts';
@@ -70,7 +71,11 @@ export function auditRoutes(deps: AuditRouteDeps) {
             'With an AI step configured (AUDIT_AI_BASE_URL), the wcag branch asks a model the judgement questions of the requested standard that apply ' +
             '(1.1.1, 2.4.2, 2.4.4, 2.4.6, 3.1.1) after its rules; its answers are warnings with `source: "ai"` and the response says `ai.used: true` and the model. ' +
             'When the model’s answer still does not conform after one retry, or the provider fails or times out twice, the answer is 502 and nothing is stored. ' +
-            'A client that closes the connection while the AI step runs cancels its call to the model: nothing is stored, and there is no answer.',
+            'A client that closes the connection while the AI step runs cancels its call to the model: nothing is stored, and there is no answer. ' +
+            'The analysis runs in a pool of worker threads (AUDIT_ANALYSIS_THREADS) behind a bounded queue (AUDIT_ANALYSIS_QUEUE): when every thread is busy ' +
+            'and the queue is full the answer is 503 with Retry-After. Each analysis has a time budget in its thread (AUDIT_ANALYSIS_TIMEOUT_MS, counted from ' +
+            'when it starts running, not while it waits): a page over it is answered 422 and nothing is stored. A client that closes the connection while its ' +
+            'analysis waits or runs cancels it: nothing is stored, and there is no answer.',
           security: [{ apiKey: [] }],
           body: AuditRequestBody,
           response: {
@@ -88,7 +93,10 @@ export function auditRoutes(deps: AuditRouteDeps) {
             ),
             422: withHeaders(
               Type.Object({ error: Type.Literal('unreachable or blocked') }, {
-                description: 'The target was unreachable, refused by the address policy at DNS or connect time, failed TLS, answered 4xx/5xx, was not HTML, or exceeded a bound (time, size after decompression, or elements nested more than 2048 deep).',
+                description:
+                  'The target was unreachable, refused by the address policy at DNS or connect time, failed TLS, answered 4xx/5xx, was not HTML, ' +
+                  'or exceeded a bound (time, size after decompression, elements nested more than 2048 deep, or an analysis longer than AUDIT_ANALYSIS_TIMEOUT_MS). ' +
+                  'Nothing is persisted.',
                 examples: [{ error: 'unreachable or blocked' }],
               }),
               RATE_LIMIT_HEADERS,
@@ -104,6 +112,15 @@ export function auditRoutes(deps: AuditRouteDeps) {
                 examples: [{ error: 'analysis failed' }],
               }),
               RATE_LIMIT_HEADERS,
+            ),
+            503: withHeaders(
+              Type.Object({ error: Type.Literal('service unavailable') }, {
+                description:
+                  'Every analysis thread is busy and AUDIT_ANALYSIS_QUEUE audits already wait for one. Nothing is crawled or persisted, and the ' +
+                  'rate-limit slot stays taken. Retry-After says when the running analyses will all have ended (one analysis budget).',
+                examples: [{ error: 'service unavailable' }],
+              }),
+              { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER },
             ),
           },
         },
@@ -143,6 +160,19 @@ export function auditRoutes(deps: AuditRouteDeps) {
             request.log.info({ aiCallsAborted: error.attempt > 0 }, 'client closed the connection: WCAG AI step cancelled, nothing persisted');
             // Nobody is left to answer; the slot stays taken, as for any request that reached analysis.
             return reply.hijack();
+          }
+          if (error instanceof AnalysisAbandonedError) {
+            request.log.info({ stage: error.stage }, `client closed the connection: analysis cancelled while ${error.stage}, nothing persisted`);
+            return reply.hijack();
+          }
+          if (error instanceof AnalysisQueueFullError) {
+            request.log.warn({ reason: 'queue full', retryAfterSeconds: error.retryAfterSeconds }, 'analysis queue full: answering 503, nothing crawled or persisted');
+            return reply.code(503).header('Retry-After', String(error.retryAfterSeconds)).send({ error: 'service unavailable' });
+          }
+          if (error instanceof AnalysisTimeoutError) {
+            // The thread was terminated and is replaced on demand; the page's cost is the operator's to see.
+            request.log.warn({ reason: error.reason, budgetMs: error.budgetMs }, 'analysis exceeded its time budget: thread stopped, answering 422, nothing persisted');
+            return reply.code(422).send({ error: 'unreachable or blocked' });
           }
           if (error instanceof AnalysisFailedError) {
             // The attempts' details are bounded and redacted by the AI step; the key is never in them.
