@@ -117,7 +117,9 @@ export function auditRoutes(deps: AuditRouteDeps) {
               Type.Object({ error: Type.Literal('service unavailable') }, {
                 description:
                   'Every analysis thread is busy and AUDIT_ANALYSIS_QUEUE audits already wait for one. Nothing is crawled or persisted, and the ' +
-                  'rate-limit slot stays taken. Retry-After says when the running analyses will all have ended (one analysis budget).',
+                  'rate-limit slot stays taken. Retry-After says when the running analyses will all have ended (one analysis budget). ' +
+                  'Also while the database cannot be reached or does not answer within its bound (a restart, a partition): the audit is not stored ' +
+                  'and no event is queued (Retry-After 5; see the README on database faults).',
                 examples: [{ error: 'service unavailable' }],
               }),
               { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER },
