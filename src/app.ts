@@ -42,6 +42,8 @@ export interface AppDeps {
    * The report route's injectable parts: its renderer (tests make it fail) and its clock.
    */
   report?: { render?: ReportRenderer; clock?: () => Date };
+  /** Tests only: the analysis threads' entry module (AnalysisPoolOptions.workerFile). */
+  analysisWorkerFile?: string;
 }
 
 declare module 'fastify' {
@@ -204,6 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // nothing) and stop on close, once the requests in flight have ended (each within its budget).
   const analysisPool = new AnalysisPool({
     ...config.analysis,
+    ...(deps.analysisWorkerFile ? { workerFile: deps.analysisWorkerFile } : {}),
     onError: (err) => app.log.error({ err, component: 'analysis-pool' }, 'analysis thread failed outside a task'),
   });
   app.decorate('analysisPool', analysisPool);

@@ -9,7 +9,7 @@ import { AnalysisAbandonedError, AnalysisPool, AnalysisQueueFullError, AnalysisT
 import { runTask, type AnalysisTask, type TaskKind, type TaskOf } from '../../src/audit/analysis/tasks.ts';
 import { PageTooComplexError } from '../../src/audit/page.ts';
 import type { AiJudgementResult } from '../../src/audit/wcag/ai-step/index.ts';
-import { slowPage } from '../support/slow-page.ts';
+import { slowPage, SPINNING_WORKER } from '../support/slow-page.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 
@@ -71,7 +71,7 @@ describe('queue, budget and cancellation', () => {
   const small = { kind: 'wcag' as const, html: '<title>t</title><p>x', url: URL_, standard: 'WCAG21AA' as const, includeWarnings: true };
 
   test('one thread, a queue of one: the third is refused, a continuation is not; a queued task’s budget starts when it runs', async () => {
-    const one = new AnalysisPool({ threads: 1, queue: 1, timeoutMs: 1000 });
+    const one = new AnalysisPool({ threads: 1, queue: 1, timeoutMs: 1000, workerFile: SPINNING_WORKER });
     try {
       const first = one.run(slow());
       const second = one.run(small);
@@ -92,7 +92,7 @@ describe('queue, budget and cancellation', () => {
   });
 
   test('an aborted signal takes a task out of the queue, or stops its thread; the pool serves the next task', async () => {
-    const one = new AnalysisPool({ threads: 1, queue: 4, timeoutMs: 60_000 });
+    const one = new AnalysisPool({ threads: 1, queue: 4, timeoutMs: 60_000, workerFile: SPINNING_WORKER });
     try {
       const running = new AbortController();
       const queued = new AbortController();

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { openTestDatabase, type TestDatabase } from '../support/db.ts';
 import { startTestService, type TestService } from '../support/service.ts';
-import { slowPage } from '../support/slow-page.ts';
+import { slowPage, SPINNING_WORKER } from '../support/slow-page.ts';
 
 const SMALL = `<!doctype html><html lang="en"><head><title>Bakery</title></head><body><main><h1>Bread</h1><p>Fresh every morning.</p></main></body></html>`;
 
@@ -39,6 +39,7 @@ async function withService(env: Record<string, string>, run: (service: TestServi
     fixture: base.fixture,
     routes: {},
     delivery: { enabled: false },
+    analysisWorkerFile: SPINNING_WORKER,
     env: { AUDIT_RATE_LIMIT: '1000', ...env },
   });
   try {

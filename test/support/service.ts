@@ -42,6 +42,8 @@ export interface TestServiceOptions {
   fixture?: Fixture;
   /** Name resolution for names outside AUDIT_RESOLVE; default the system's. */
   resolver?: Resolver;
+  /** The analysis threads' entry module (test/support/slow-page.ts has one whose slow page never ends). */
+  analysisWorkerFile?: string;
   /** The report route's renderer, clock and admin guard. */
   report?: AppDeps['report'];
 }
@@ -81,6 +83,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
     webhookRateLimiter: options.webhookRateLimiter,
     ...(options.delivery ? { delivery: options.delivery } : {}),
     ...(options.report ? { report: options.report } : {}),
+    ...(options.analysisWorkerFile ? { analysisWorkerFile: options.analysisWorkerFile } : {}),
     logger: pino(loggerOptions(config.logLevel), sink),
   });
   const observed = observeStatuses(app);

@@ -29,6 +29,12 @@ export interface AnalysisPoolOptions {
   queue: number;
   /** A task's time in its thread, from its start; over it the thread is stopped and replaced. */
   timeoutMs: number;
+  /**
+   * The threads' entry module (worker.ts). Tests name a module that wraps it with a task that never
+   * ends, since every real page is bounded (the cascade's budget) and the pool's limits need one
+   * that outlasts them.
+   */
+  workerFile?: string;
   /** An idle thread is ended after this long (a new one loads the analysis modules again). */
   idleTimeoutMs?: number;
   /**
@@ -265,7 +271,7 @@ export class AnalysisPool {
   /** Created on first use, so an app that audits nothing (most tests) starts no thread. */
   #threads(): Piscina<WorkerTask, TaskOutcome> {
     this.#piscina ??= new Piscina<WorkerTask, TaskOutcome>({
-      filename: WORKER,
+      filename: this.options.workerFile ?? WORKER,
       minThreads: 0,
       maxThreads: this.options.threads,
       idleTimeout: this.options.idleTimeoutMs ?? 60_000,
