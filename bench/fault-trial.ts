@@ -4,7 +4,7 @@
 //   1. a database restart under load (TRIAL_PG_RESTART=1: a real `pg_ctlcluster … restart`;
 //      otherwise every connection terminated by the server, 57P01, as a restart does, then reset);
 //   2. a 10 s partition (the proxy holds every byte), with /readyz and an audit sent into it;
-//   3. three crafted pages, each audited beside /healthz probes and small audits;
+//   3. the crafted pages, each audited beside /healthz probes and small audits;
 //   4. two tenants: A's receiver hangs with 100 deliveries queued, then B gets one event;
 //   5. 640 audits of one site at concurrency 64.
 // Prints what it saw; never part of `npm test` (it takes minutes and restarts shared servers).
@@ -21,6 +21,7 @@ import { request } from 'undici';
 import { createApiKey } from '../src/auth/api-keys.ts';
 import { openPostgres } from '../src/db/connect.ts';
 import { startHttpsFixture } from '../test/support/https-fixture.ts';
+import { pathologicalPages } from '../test/support/pathological-pages.ts';
 import { startTcpProxy } from '../test/support/tcp-proxy.ts';
 import { makeTestPki } from '../test/support/tls.ts';
 
@@ -30,16 +31,8 @@ const HOST = 'trial.test';
 /** TRIAL_PARTS=1,2: only those sections. */
 const parts = new Set((process.env.TRIAL_PARTS ?? '1,2,3,4,5').split(',').map((p) => p.trim()));
 
-/** The three pages of the issue, all under the 2 MiB crawl limit. */
-const CRAFTED: Record<string, () => string> = {
-  'style+p × 20,000 (700 KB)': () => '<!doctype html><html lang="en"><title>t</title>' + '<style>p{color:red}</style><p>x</p>'.repeat(20_000),
-  ':nth-last-of-type(2) + 100,000 p (800 KB)': () =>
-    '<!doctype html><html lang="en"><title>t</title><style>:nth-last-of-type(2){color:#777;background:#888}</style>' + '<p>x</p>'.repeat(100_000),
-  '10k rules × 36k elements (1.97 MB)': () => {
-    const rules = Array.from({ length: 10_000 }, (_, i) => `div .c${i} span{color:#${(i % 4096).toString(16).padStart(3, '0')}}`).join('');
-    return `<!doctype html><html lang="en"><title>t</title><style>${rules}</style>` + '<div class="c1"><span>y</span></div>'.repeat(36_000).slice(0, 1_300_000);
-  },
-};
+/** The issue's crafted pages (and one found since), all under the 2 MiB crawl limit. */
+const CRAFTED = Object.fromEntries(pathologicalPages().map(({ name, html }) => [name, () => html]));
 
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);

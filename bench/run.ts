@@ -17,6 +17,9 @@
 //    and the fixture (the old figure, kept for comparison). Each next to a baseline measured just
 //    before it.
 //
+//    2b. The crafted pages of issue 16 through the service process: each crafted audit's answer and
+//    time, and the p99 of small audits sent beside it against their p99 alone.
+//
 // 3. Webhooks: deliveries per second from the outbox to a loopback HTTPS receiver (the worker:
 //    claim, sign, send, record) next to a bare signed-POST loop through the same safe fetcher at the
 //    same concurrency; and the time from an audit's commit to its event's arrival at the receiver.
@@ -384,6 +387,56 @@ async function benchEndToEnd(pages: { name: string; html: string }[]) {
 }
 
 
+/**
+ * 2b. Crafted pages end to end (issue 16): the service as its own process; for each pathological
+ * page, small WCAG audits from two clients alone (the baseline), then beside one audit of the
+ * crafted page. Reports the crafted audit's time and answer, and the small audits' p99 beside it
+ * against their p99 alone: analysis runs in threads, so a crafted page should delay only itself.
+ */
+async function benchCraftedEndToEnd() {
+  const pki = await makeTestPki(['bench.test']);
+  const crafted = pathologicalPages();
+  const fixture = await startHttpsFixture((req, res) => {
+    const index = Number((req.url ?? '').split('/crafted/')[1]);
+    const html = Number.isInteger(index) ? crafted[index]!.html : `<!doctype html><html lang="en"><title>Small</title><h1>Small</h1><p>${req.url}</p></html>`;
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+  }, pki);
+  const service = await childProcessService(pki.caPem);
+  const audit = async (pagePath: string) => {
+    const start = performance.now();
+    const response = await request(`${service.origin}/api/v1/audit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': service.rawKey },
+      body: JSON.stringify({ branch: 'wcag', url: fixture.url('bench.test', pagePath) }),
+      headersTimeout: 120_000,
+    });
+    await response.body.text();
+    return { status: response.statusCode, ms: performance.now() - start };
+  };
+  /** Two clients of small audits until `until` settles (or `count` each when it is a number). */
+  const smallAudits = async (until: Promise<unknown> | number) => {
+    const times: number[] = [];
+    let done = false;
+    if (typeof until !== 'number') void until.finally(() => (done = true));
+    await Promise.all([0, 1].map(async (client) => {
+      for (let i = 0; typeof until === 'number' ? i < until : !done; i++) times.push((await audit(`/small/${client}-${i}`)).ms);
+    }));
+    return times;
+  };
+  await smallAudits(30); // warm
+  const alone = stats(await smallAudits(50));
+  const rows = [];
+  for (const [index, page] of crafted.entries()) {
+    const heavy = audit(`/crafted/${index}`);
+    const beside = stats(await smallAudits(heavy));
+    const { status, ms } = await heavy;
+    rows.push({ page: page.name, status, ms, smallBeside: beside, p99Ratio: beside.p99 / alone.p99 });
+  }
+  await service.close();
+  await fixture.close();
+  return { smallAlone: alone, rows };
+}
+
 async function benchWebhooks(pages: { name: string; html: string }[]) {
   const pki = await makeTestPki(['bench.test', 'hooks.test']);
   const sample = pages.filter((_, i) => i % Math.ceil(pages.length / 20) === 0);
@@ -505,6 +558,7 @@ const analysis = corporaMissing || process.env.BENCH_SKIP_ANALYSIS
 const wcagExtras = corporaMissing || process.env.BENCH_SKIP_ANALYSIS ? undefined : benchWcagExtras(pages, (analysis as Record<string, ReturnType<typeof benchAnalysis>>).wcag!.analysis.median);
 const pathological = process.env.BENCH_SKIP_ANALYSIS ? undefined : benchPathological();
 const e2e = process.env.BENCH_SKIP_E2E ? undefined : { source: corporaMissing ? 'generated' : 'corpus', ...(await benchEndToEnd(pages)) };
+const craftedE2e = process.env.BENCH_SKIP_E2E ? undefined : await benchCraftedEndToEnd();
 const webhooks = process.env.BENCH_SKIP_WEBHOOKS ? undefined : await benchWebhooks(pages);
 const report = process.env.BENCH_SKIP_REPORT ? undefined : await benchReport(openBenchDatabase, process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite');
 
@@ -546,6 +600,18 @@ for (const [shape, figures] of e2e ? ([['service in its own process (npm start)'
     'ratio audit / baseline': { 'req/s': fmt(figures.throughputRatio), 'p50 ms': fmt(figures.p50Ratio), 'p99 ms': fmt(figures.p99Ratio) },
   });
 }
+if (craftedE2e) {
+  const alone = craftedE2e.smallAlone;
+  console.log(`crafted pages end to end (service in its own process): small wcag audits from 2 clients alone p50 ${fmt(alone.median, 1)} ms, p99 ${fmt(alone.p99, 1)} ms; beside each crafted audit:`);
+  console.table(
+    Object.fromEntries(
+      craftedE2e.rows.map((r) => [
+        r.page,
+        { answer: r.status, 'crafted ms': fmt(r.ms, 0), 'small p50 ms': fmt(r.smallBeside.median, 1), 'small p99 ms': fmt(r.smallBeside.p99, 1), 'p99 ÷ alone': fmt(r.p99Ratio) },
+      ]),
+    ),
+  );
+}
 if (webhooks) {
   console.log(
     `webhooks: ${webhooks.deliveries} deliveries to one receiver at concurrency ${webhooks.concurrency} ` +
@@ -570,7 +636,7 @@ if (report) {
   console.log(`report: endpoint p50 ${fmt(report.endpoint.p50, 1)} ms, goal ≤ ${report.goalP50Ms} ms: ${report.endpointMeetsGoal ? 'met' : 'NOT met'}`);
 }
 const file = path.join(root, 'bench/results', `${new Date().toISOString().replaceAll(':', '-')}.json`);
-fs.writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, analysis, wcag: wcagExtras, pathological, e2e, webhooks, report }, null, 2)}\n`);
+fs.writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, analysis, wcag: wcagExtras, pathological, e2e, craftedE2e, webhooks, report }, null, 2)}\n`);
 console.log(`written ${path.relative(root, file)}`);
 if (corporaMissing) {
   console.error(`incomplete run: the analysis part needs ${CORPORA.join(' and ')} from the shared folder`);
