@@ -66,6 +66,19 @@ test('a page nested too deep is a PageTooComplexError on the main thread', async
   await assert.rejects(pool.run({ kind: 'wcag', html, url: URL_, standard: 'WCAG21AA', includeWarnings: true }), PageTooComplexError);
 });
 
+test('many tasks on one pool add no listener per task (no MaxListenersExceededWarning)', async () => {
+  const warnings: string[] = [];
+  const onWarning = (warning: Error) => warnings.push(warning.name);
+  process.on('warning', onWarning);
+  try {
+    for (let i = 0; i < 15; i++) await pool.run({ kind: 'wcag', html: `<title>t</title><p>${i}`, url: URL_, standard: 'WCAG21AA', includeWarnings: true });
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off('warning', onWarning);
+  }
+  assert.deepEqual(warnings.filter((name) => name === 'MaxListenersExceededWarning'), []);
+});
+
 describe('queue, budget and cancellation', () => {
   const slow = (): AnalysisTask & { kind: 'wcag' } => ({ kind: 'wcag', html: slowPage(), url: URL_, standard: 'WCAG21AA', includeWarnings: true });
   const small = { kind: 'wcag' as const, html: '<title>t</title><p>x', url: URL_, standard: 'WCAG21AA' as const, includeWarnings: true };

@@ -270,13 +270,15 @@ export class AnalysisPool {
 
   /** Created on first use, so an app that audits nothing (most tests) starts no thread. */
   #threads(): Piscina<WorkerTask, TaskOutcome> {
-    this.#piscina ??= new Piscina<WorkerTask, TaskOutcome>({
+    if (this.#piscina) return this.#piscina;
+    this.#piscina = new Piscina<WorkerTask, TaskOutcome>({
       filename: this.options.workerFile ?? WORKER,
       minThreads: 0,
       maxThreads: this.options.threads,
       idleTimeout: this.options.idleTimeoutMs ?? 60_000,
       concurrentTasksPerWorker: 1,
     });
+    // Once, at creation (it was added at every task: one listener more per audit).
     this.#piscina.on('error', (error: unknown) => this.options.onError?.(error));
     return this.#piscina;
   }
