@@ -94,8 +94,8 @@ test('webhook settings: defaults, values, the timeout clamped to 15 s with a not
     retryScheduleMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
     worker: 'inline',
     pollIntervalMs: 1000,
-    maxInFlightPerDestination: 4,
-    maxInFlightPerKey: 8,
+    maxInFlightPerDestination: 8,
+    maxInFlightPerKey: 12,
   });
   assert.deepEqual(loadConfig({}).notices, []);
   const set = loadConfig({

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from '../../src/alerts/delivery-worker.ts';
+import { createDeliveryWorker, DEFAULT_MAX_IN_FLIGHT_PER_DESTINATION, type DeliveryWorker, type DeliveryWorkerOptions } from '../../src/alerts/delivery-worker.ts';
 import type { StoredEvent } from '../../src/alerts/signing.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { createAddressPolicy, parseCidrList, parseStaticResolve } from '../../src/net/address-policy.ts';
@@ -157,15 +157,18 @@ let firstRequest = 0;
 /** Requests this test sent to paths under `prefix`. */
 const received = (prefix: string) => fixture.requests.slice(firstRequest).filter((r) => new URL(r.path, 'https://x').pathname.startsWith(prefix)).length;
 
+/** The default per-destination bound, which the first test runs with. */
+const BOUND = DEFAULT_MAX_IN_FLIGHT_PER_DESTINATION;
+
 describe('fair delivery', () => {
-  test('a hanging destination holds at most its bound (4) of the 16 slots; another key’s event is delivered while all its tries hang', async () => {
+  test(`a hanging destination holds at most its bound (the default, ${BOUND}) of the 16 slots; another key’s event is delivered while all its tries hang`, async () => {
     const keyA = (await createApiKey(database.db, 'tenant-a')).id;
     const keyB = (await createApiKey(database.db, 'tenant-b')).id;
     const hookA = await registration(keyA, '/hang/a');
     const hookB = await registration(keyB, '/b');
     await queue(keyA, hookA, 100);
     const w = startWorker();
-    await until(() => holding('/hang/') >= 4);
+    await until(() => holding('/hang/') >= BOUND);
 
     const [eventB] = await queue(keyB, hookB, 1, 0);
     w.notify(); // as the audit's commit does
@@ -175,9 +178,9 @@ describe('fair delivery', () => {
     assert.equal(round.endedByClient, 0, 'B waited for one of A’s tries to end');
     assert.deepEqual(await states([eventB!]), ['delivered']);
     assert.equal(received('/b'), 1);
-    assert.equal(most.get('/hang/a'), 4, 'A held no more than its bound at any moment, seen at the receiver');
-    assert.equal(holding('/hang/'), 4, 'A’s tries were all still hanging');
-    assert.equal(received('/hang/'), 4, 'none of A’s 96 others was sent');
+    assert.equal(most.get('/hang/a'), BOUND, 'A held no more than its bound at any moment, seen at the receiver');
+    assert.equal(holding('/hang/'), BOUND, 'A’s tries were all still hanging');
+    assert.equal(received('/hang/'), BOUND, 'none of A’s others was sent');
   });
 
   test('per key and per destination URL: two registrations of one URL share one bound; the key’s bound caps its destinations together', async () => {
@@ -220,8 +223,8 @@ describe('fair delivery', () => {
         error() {},
       });
       // Each polls often, so both keep claiming while the other holds the bound.
-      startWorker({ pollIntervalMs: 10, log: counting(0) });
-      startWorker({ pollIntervalMs: 10, log: counting(1), db: second?.db ?? database.db });
+      startWorker({ pollIntervalMs: 10, log: counting(0), maxInFlightPerDestination: 4 });
+      startWorker({ pollIntervalMs: 10, log: counting(1), db: second?.db ?? database.db, maxInFlightPerDestination: 4 });
       await until(async () => (await states(ids)).every((state) => state !== 'pending'));
 
       assert.deepEqual(new Set(await states(ids)), new Set(['delivered']));
