@@ -51,6 +51,7 @@ async function freePort(): Promise<number> {
 async function main() {
   const schema = `trial_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: databaseUrl });
+  admin.on('error', () => {}); // the restart of part 1 ends this connection too
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   const schemaUrl = new URL(databaseUrl);
