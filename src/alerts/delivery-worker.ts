@@ -497,13 +497,17 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       for (;;) {
         await roomToClaim();
         const before = records;
+        // Whether the claim's snapshot can have counted tries of ours: one recorded while the
+        // claim ran was still in flight for it, so an empty claim then proves nothing.
+        const idleBefore = idle();
         const { asked, claimed } = await claimMore();
         total += claimed;
         if (claimed < asked) {
           // Nothing more due now, or the rest is held back by the bounds. A record frees room
-          // under them (and may make a retry due): claim again after each, until a claim finds
-          // nothing with nothing of ours left in flight. What other processes hold is theirs.
-          if (claimed === 0 && idle()) return total;
+          // under them (and may make a retry due): claim again after each, until a claim that
+          // started with nothing of ours in flight finds nothing. What other processes hold is
+          // theirs.
+          if (claimed === 0 && idleBefore) return total;
           await recordedSince(before);
         }
       }

@@ -313,6 +313,56 @@ describe('claiming', () => {
     }
   });
 
+  test('drain(): a claim that found nothing while a try of ours was recorded under it claims again (it had counted that try as in flight)', async () => {
+    // One try per destination, 4 slots, so a record lands after each fast try. The second claim
+    // runs while the held try is in flight (destination full, so it finds nothing); its answer is
+    // kept back until that try has been answered and recorded, when the worker is idle.
+    let release: () => void = () => {};
+    const arrived = new Promise<void>((resolve) => answers.set('/held-once', (res) => {
+      resolve();
+      release = () => void (res.headersSent || res.writeHead(204).end());
+    }));
+    const held = await pendingDelivery('/held-once');
+    const fast = await pendingDelivery('/ok');
+    const next = await pendingDelivery('/held-once', { at: new Date(T0.getTime() + 1) });
+    let claims = 0;
+    let claimRan: () => void = () => {};
+    const secondClaimRan = new Promise<void>((resolve) => (claimRan = resolve));
+    let letClaimAnswer: () => void = () => {};
+    const claimMayAnswer = new Promise<void>((resolve) => (letClaimAnswer = resolve));
+    const claimQueries = new Set<unknown>();
+    const db = database.db.withPlugin({
+      transformQuery({ node, queryId }) {
+        if (JSON.stringify(node).includes('in_flight')) claimQueries.add(queryId);
+        return node;
+      },
+      async transformResult({ queryId, result }) {
+        if (claimQueries.has(queryId) && ++claims === 2) {
+          claimRan();
+          await claimMayAnswer;
+        }
+        return result;
+      },
+    });
+    const w = createDeliveryWorker({
+      db, fetcher, timeoutMs: 15_000, retryScheduleMs: [], log, clock: fakeClock(new Date(T0.getTime() + 1000)).now, concurrency: 4, maxInFlightPerDestination: 1,
+      // The embedded database's one connection would hold the record behind the held claim's transaction.
+      claimLock: usingPostgres,
+    });
+    const drained = w.drain();
+    try {
+      await Promise.all([arrived, secondClaimRan]);
+      release();
+      while ((await delivery(held.deliveryId)).state === 'pending') await new Promise((resolve) => setTimeout(resolve, 10));
+    } finally {
+      release();
+      letClaimAnswer();
+      answers.delete('/held-once');
+    }
+    assert.equal(await drained, 3);
+    for (const { deliveryId } of [held, fast, next]) assert.equal((await delivery(deliveryId)).state, 'delivered');
+  });
+
   test('notify() wakes the running loop at once; stop() waits for the try in flight', async () => {
     let release: () => void = () => {};
     const arrived = new Promise<void>((resolve) => answers.set('/slow', (res) => {
