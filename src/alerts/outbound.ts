@@ -7,10 +7,14 @@ import { OutboundError, type OutboundReason } from '../net/safe-fetch.ts';
 /**
  * Every reason an attempt or a failed verification can carry: stable, documented in the README,
  * and free of network detail. `non-2xx response (status N)` carries the receiver's status.
+ *
+ * `unreachable` covers a refused host or address and every way its name can fail to resolve (it
+ * does not exist, the resolver failed, no answer in time) alike: the client chooses the name, and
+ * telling "resolves to an internal address" from "does not exist" would let it map the names that
+ * exist inside the operator's network. The operator log keeps the difference.
  */
 export const FAILURE_REASONS = {
-  unsafe: 'unsafe destination',
-  dns: 'DNS failure',
+  unreachable: 'destination not reachable or not allowed',
   timeout: 'timeout',
   redirect: 'redirect',
   tls: 'TLS error',
@@ -21,10 +25,10 @@ export const FAILURE_REASONS = {
 export const nonSuccessReason = (status: number): string => `non-2xx response (status ${status})`;
 
 const REASON_OF: Record<OutboundReason, string> = {
-  'bad-url': FAILURE_REASONS.unsafe,
-  'blocked-address': FAILURE_REASONS.unsafe,
-  'no-such-host': FAILURE_REASONS.dns,
-  dns: FAILURE_REASONS.dns,
+  'bad-url': FAILURE_REASONS.unreachable,
+  'blocked-address': FAILURE_REASONS.unreachable,
+  'no-such-host': FAILURE_REASONS.unreachable,
+  dns: FAILURE_REASONS.unreachable, // a resolver failure, or no answer before the deadline
   connect: FAILURE_REASONS.connection,
   tls: FAILURE_REASONS.tls,
   timeout: FAILURE_REASONS.timeout,
@@ -39,6 +43,15 @@ const REASON_OF: Record<OutboundReason, string> = {
   'not-html': FAILURE_REASONS.connection, // the crawl's, never the fetcher's
   'invalid-request': FAILURE_REASONS.connection,
 };
+
+/** Reasons recorded before `unreachable` replaced them; attempts stored then still hold them. */
+const RETIRED_REASONS: ReadonlyMap<string, string> = new Map([
+  ['unsafe destination', FAILURE_REASONS.unreachable],
+  ['DNS failure', FAILURE_REASONS.unreachable],
+]);
+
+/** A stored attempt's reason as clients see it: a retired reason reads as the one that replaced it. */
+export const currentReason = (stored: string | null): string | null => (stored === null ? null : (RETIRED_REASONS.get(stored) ?? stored));
 
 /** At most this much of a receiver's answer is kept with the attempt. */
 export const RESPONSE_BODY_BYTES = 1024;

@@ -7,7 +7,7 @@ import type { Database } from '../db/schema.ts';
 import { pageOf, POSITION_FORMAT, type ListPosition } from '../http/cursor.ts';
 import type { SafeFetcher } from '../net/safe-fetch.ts';
 import type { TriggerBranch, TriggerSeverity } from './matching.ts';
-import { postWebhook, type OperatorLog } from './outbound.ts';
+import { currentReason, postWebhook, type OperatorLog } from './outbound.ts';
 
 export const VERIFICATION_EVENT_TYPE = 'svc.webhook.verification';
 
@@ -129,7 +129,7 @@ function registrationOf(row: RegistrationRow): Registration {
             deliveryId: row.attempt_id,
             outcome: row.outcome as LatestAttempt['outcome'],
             statusCode: row.status_code ?? null,
-            reason: row.reason ?? null,
+            reason: currentReason(row.reason ?? null),
             attemptedAt: row.attempted_at!,
             durationMs: row.duration_ms!,
           },
@@ -185,7 +185,7 @@ export async function listAttempts(
       attemptNumber: row.attempt_number,
       outcome: row.outcome as Attempt['outcome'],
       statusCode: row.status_code,
-      reason: row.reason,
+      reason: currentReason(row.reason),
       durationMs: row.duration_ms,
       responseBody: row.response_body,
       attemptedAt: row.attempted_at,

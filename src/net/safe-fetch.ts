@@ -19,10 +19,10 @@ export type OutboundReason =
   | 'bad-url' // not https, userinfo, too long, invalid redirect Location
   | 'blocked-address' // host name or (resolved) address refused by policy
   | 'no-such-host' // the name does not exist or has no A/AAAA records
-  | 'dns' // resolution failed otherwise (temporary failure, server error)
+  | 'dns' // resolution failed otherwise (temporary failure, server error, no answer before the deadline)
   | 'connect' // refused / unreachable
   | 'tls' // handshake or certificate failure
-  | 'timeout' // connect, headers or total deadline exceeded
+  | 'timeout' // connect, headers or total deadline exceeded once the name had resolved
   | 'too-large' // body over the cap (counted after decompression)
   | 'bad-encoding' // unsupported or corrupt Content-Encoding
   | 'redirect' // 3xx when redirects are not allowed, or a redirect without usable Location
@@ -220,6 +220,12 @@ export function createSafeFetcher(cfg: SafeFetcherConfig): SafeFetcher {
       try {
         answers = await abortable(resolver(hostname), signal);
       } catch (err) {
+        // The deadline ran out while resolving: a resolution failure, not a slow server. Callers show
+        // resolution failures like refused addresses, and a name whose resolver hangs (an internal
+        // zone) must not read differently from one that does not exist.
+        if (err instanceof OutboundError && err.reason === 'timeout') {
+          throw new OutboundError('dns', `${key} did not resolve in time (${err.detail})`, { cause: err });
+        }
         if (err instanceof OutboundError || signal.aborted) throw err;
         const code = errorCode(err);
         const reason = code !== undefined && NO_SUCH_HOST_CODES.has(code) ? 'no-such-host' : 'dns';

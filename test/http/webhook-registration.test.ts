@@ -104,11 +104,11 @@ describe('registration', () => {
     ['a 500', () => hook('/fail'), 'non-2xx response (status 500)'],
     ['a 503', () => hook('/unavailable'), 'non-2xx response (status 503)'],
     ['a receiver that never answers (timeout)', () => hook('/hang'), 'timeout'],
-    ['a name mapped to a private address by AUDIT_RESOLVE', () => hook('/ok', 'private.test'), 'unsafe destination'],
-    ['localhost', () => hook('/ok', 'localhost'), 'unsafe destination'],
-    ['an IP literal outside the allow-list', () => hook('/ok', '10.0.0.1'), 'unsafe destination'],
+    ['a name mapped to a private address by AUDIT_RESOLVE', () => hook('/ok', 'private.test'), 'destination not reachable or not allowed'],
+    ['localhost', () => hook('/ok', 'localhost'), 'destination not reachable or not allowed'],
+    ['an IP literal outside the allow-list', () => hook('/ok', '10.0.0.1'), 'destination not reachable or not allowed'],
     ['a certificate for another name (TLS error)', () => hook('/ok', 'wrong-cert.test'), 'TLS error'],
-    ['a name that does not resolve', () => 'https://missing.test/hook', 'DNS failure'],
+    ['a name that does not resolve', () => 'https://missing.test/hook', 'destination not reachable or not allowed'],
   ];
   for (const [name, url, reason] of failures) {
     test(`422 for ${name}: "${reason}", nothing saved`, async () => {

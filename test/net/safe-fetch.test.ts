@@ -302,9 +302,20 @@ describe('safe fetch: failures', () => {
     assert.ok(Date.now() - started < 1500);
   });
 
-  test('DNS that never answers → timeout', async () => {
+  // A resolution that outlasts the deadline is a resolution failure, as NXDOMAIN is: callers show both
+  // alike (issue 17), while the detail still says which it was.
+  test('DNS that never answers → dns, its detail saying the name did not resolve in time', async () => {
     const f = fetcher({ resolve: '', resolver: () => new Promise(() => undefined) });
-    await rejectsWith(f.request(new URL('https://slow.test/'), { ...base, timeoutMs: 150 }), 'timeout');
+    const err = await rejectsWith(f.request(new URL('https://slow.test/'), { ...base, timeoutMs: 150 }), 'dns');
+    assert.match(err.detail, /^slow\.test did not resolve in time \(no complete response within 150 ms\)$/);
+  });
+
+  test('a caller abort while resolving stays aborted, not a DNS failure', async () => {
+    const ac = new AbortController();
+    const f = fetcher({ resolve: '', resolver: () => new Promise(() => undefined) });
+    const p = f.request(new URL('https://slow.test/'), { ...base, signal: ac.signal });
+    setTimeout(() => ac.abort(), 50);
+    await rejectsWith(p, 'aborted');
   });
 
   test('caller abort → aborted', async () => {

@@ -31,14 +31,18 @@ export type FollowFailure =
   | 'http-status'
   /** More redirects than the crawl allows. */
   | 'too-many-redirects'
-  /** A redirect led to a URL the service does not fetch (non-public address, plain http, invalid). */
+  /** A redirect led to a URL the service cannot reach or does not fetch (as `blocked-destination`, or plain http). */
   | 'redirect-to-blocked'
-  /** The link itself points to a URL the service does not fetch. */
+  /**
+   * The link itself points to a URL the service does not fetch (non-public address, invalid) or
+   * whose host name does not resolve (does not exist, resolver failure, no answer in time): one
+   * kind, because the name is the page author's choice and telling the two apart would say which
+   * names exist inside the operator's network.
+   */
   | 'blocked-destination'
-  /** The link's (or a redirect's) host name does not exist. */
-  | 'no-such-host'
+  /** No complete answer in time, once the name had resolved. */
   | 'timeout'
-  /** Refused, reset, unreachable, a temporary DNS failure, a malformed answer. */
+  /** Refused, reset, unreachable, a malformed answer. */
   | 'connection-failed'
   /** The secure connection could not be set up (certificate or handshake). */
   | 'tls'

@@ -65,8 +65,9 @@ export function auditRoutes(deps: AuditRouteDeps) {
             'Crawls the page’s static HTML (no JavaScript), evaluates the branch’s controls and persists the audit. ' +
             'Every authenticated request takes a rate-limit slot before validation, so 400, 422 and 502 answers count too. ' +
             'Every answer after authentication carries RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and RateLimit-Policy. ' +
-            'The privacy branch follows the selected policy link (an http:// link as https://): an HTTP error, an empty page, a redirect to an address ' +
-            'the service does not fetch or a host that does not exist fails privacy.privacy-policy-reachable; a timeout, connection or TLS failure is inconclusive. ' +
+            'The privacy branch follows the selected policy link (an http:// link as https://): an HTTP error, an empty page, or a link or redirect to an address ' +
+            'the service cannot reach or does not fetch (a refused address and a name that does not resolve, or not in time, read the same) fails ' +
+            'privacy.privacy-policy-reachable; a timeout, connection or TLS failure once the name resolved is inconclusive. ' +
             'No response carries what the network said (addresses, ranges, socket or TLS errors); the operator log does. ' +
             'With an AI step configured (AUDIT_AI_BASE_URL), the wcag branch asks a model the judgement questions of the requested standard that apply ' +
             '(1.1.1, 2.4.2, 2.4.4, 2.4.6, 3.1.1) after its rules; its answers are warnings with `source: "ai"` and the response says `ai.used: true` and the model. ' +

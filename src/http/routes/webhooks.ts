@@ -61,11 +61,19 @@ const RegisterBody = Type.Object(
 );
 type RegisterBody = Static<typeof RegisterBody>;
 
+/** Every reason an attempt can carry (README, "Reasons"); a verification failure never carries the legacy one. */
+const ATTEMPT_REASONS = [...Object.values(FAILURE_REASONS), 'non-2xx response (status N)'];
+const listed = (reasons: readonly string[]): string => reasons.map((r) => `\`${r}\``).join(', ');
+const UNREACHABLE_NOTE =
+  `\`${FAILURE_REASONS.unreachable}\` is one reason for a refused host or address and for a name that does not resolve (or not in time), ` +
+  'so that the answer never tells which names exist inside the operator’s network. Attempts recorded before it existed, ' +
+  'with `unsafe destination` or `DNS failure`, are shown with it.';
+
 const LatestAttemptBody = Type.Object({
   deliveryId: Type.String({ description: 'The attempt’s id, as sent in X-Svc-Delivery-Id and the body.' }),
   outcome: Type.Enum(['delivered', 'failed']),
   statusCode: Type.Union([Type.Integer(), Type.Null()], { description: 'The receiver’s status; null when no answer came.' }),
-  reason: Type.Union([Type.String(), Type.Null()], { description: 'Why it failed, from the documented set; null when delivered.' }),
+  reason: Type.Union([Type.String(), Type.Null()], { description: `Why it failed; null when delivered. One of: ${listed(ATTEMPT_REASONS)}. ${UNREACHABLE_NOTE}` }),
   attemptedAt: Type.String({ format: 'date-time' }),
   durationMs: Type.Integer(),
 });
@@ -129,15 +137,18 @@ const AttemptsQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const REASON_LIST = [...Object.values(FAILURE_REASONS).filter((r) => r !== FAILURE_REASONS.legacy), 'non-2xx response (status N)'];
+const VERIFICATION_REASONS = ATTEMPT_REASONS.filter((r) => r !== FAILURE_REASONS.legacy);
 
 const VerificationFailedBody = Type.Object(
-  { error: Type.Literal('webhook verification failed'), reason: Type.String({ description: `One of: ${REASON_LIST.map((r) => `\`${r}\``).join(', ')}.` }) },
+  {
+    error: Type.Literal('webhook verification failed'),
+    reason: Type.String({ description: `One of: ${listed(VERIFICATION_REASONS)}. ${UNREACHABLE_NOTE}` }),
+  },
   {
     description: 'The destination is unsafe or did not answer the verification ping with a 2xx in time. Nothing was saved.',
     examples: [
       { error: 'webhook verification failed', reason: 'non-2xx response (status 503)' },
-      { error: 'webhook verification failed', reason: 'unsafe destination' },
+      { error: 'webhook verification failed', reason: FAILURE_REASONS.unreachable },
     ],
   },
 );

@@ -44,8 +44,10 @@ const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,applicati
 const GENERIC_TYPES = new Set(['', 'text/plain', 'application/octet-stream', 'unknown/unknown', 'application/unknown', '*/*']);
 
 /**
- * Each fetcher reason as what a visitor would see. A URL the service refuses is the link's own
- * (`blocked-destination`) or, after a redirect, the redirect's (`redirect-to-blocked`): see failureOf.
+ * Each fetcher reason as what a visitor would see. A URL the service refuses or cannot resolve is
+ * the link's own (`blocked-destination`) or, after a redirect, the redirect's (`redirect-to-blocked`):
+ * see failureOf. A name that does not exist, one whose resolver fails or does not answer in time,
+ * and one that resolves to a refused address are one kind (context.ts says why); the log tells them apart.
  */
 const FAILURE_OF: Readonly<Record<OutboundReason, FollowFailure>> = {
   'http-status': 'http-status',
@@ -54,8 +56,8 @@ const FAILURE_OF: Readonly<Record<OutboundReason, FollowFailure>> = {
   'bad-url': 'blocked-destination',
   'blocked-address': 'blocked-destination',
   downgrade: 'redirect-to-blocked',
-  'no-such-host': 'no-such-host',
-  dns: 'connection-failed', // a temporary or server failure, not an answer that the name is unknown
+  'no-such-host': 'blocked-destination',
+  dns: 'blocked-destination',
   connect: 'connection-failed',
   network: 'connection-failed',
   aborted: 'connection-failed',

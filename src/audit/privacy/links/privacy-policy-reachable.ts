@@ -7,9 +7,11 @@
 // as for privacy.privacy-policy-link; a link that was not followed is inconclusive.
 //
 // A follow that failed is told as a visitor would see it (FAILURES below): an answer (an HTTP
-// error, an empty page, a redirect somewhere the service does not fetch, a host that does not
-// exist) fails; network trouble (timeout, connection or TLS failure) may pass and is inconclusive.
-// Evidence never carries what the network said (issue 7): that is in the operator's log.
+// error, an empty page, a link or redirect somewhere the service cannot reach or does not fetch)
+// fails; network trouble once the name resolved (timeout, connection or TLS failure) may pass and
+// is inconclusive. Evidence never carries what the network said (issue 7): that is in the
+// operator's log. Nor does it tell a refused address from a name that does not resolve (issue 17):
+// the link's host is the page author's choice, and the difference would map the operator's network.
 import type { Control, Outcome, OutcomeStatus } from '../../control.ts';
 import { locate, type Page } from '../../page.ts';
 import type { FollowFailure, PolicyFollow, PolicyLinkChoice, PrivacyPage } from '../context.ts';
@@ -34,9 +36,8 @@ const COULD_NOT_FETCH = 'could not be fetched; a timeout or connection failure c
 const FAILURES: Readonly<Record<FollowFailure, readonly [Exclude<OutcomeStatus, 'pass'>, string]>> = {
   'http-status': ['fail', 'answered'],
   'too-many-redirects': ['fail', 'redirects too many times'],
-  'redirect-to-blocked': ['fail', 'redirected to an address the service does not fetch'],
-  'blocked-destination': ['fail', 'points to an address the service does not fetch'],
-  'no-such-host': ['fail', 'leads to a host name that does not exist'],
+  'redirect-to-blocked': ['fail', 'redirected to an address the service cannot reach or does not fetch'],
+  'blocked-destination': ['fail', 'points to an address the service cannot reach or does not fetch'],
   timeout: ['inconclusive', COULD_NOT_FETCH],
   'connection-failed': ['inconclusive', COULD_NOT_FETCH],
   // Inconclusive, worded like a connection failure: see README.md, "What counts as reachable".

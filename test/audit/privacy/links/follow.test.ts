@@ -12,7 +12,7 @@ import type { PolicyFollow, PrivacyPage } from '../../../../src/audit/privacy/co
 import type { FollowFailure } from '../../../../src/audit/privacy/context.ts';
 import { followPolicyLink, linkControls, selectPolicyLink, type OperatorLog, type PolicyFollowLimits } from '../../../../src/audit/privacy/links/index.ts';
 import { createAddressPolicy, parseCidrList, parseStaticResolve } from '../../../../src/net/address-policy.ts';
-import { createSafeFetcher, type SafeFetcher } from '../../../../src/net/safe-fetch.ts';
+import { createSafeFetcher, OutboundError, type OutboundReason, type SafeFetcher } from '../../../../src/net/safe-fetch.ts';
 import { startConnectionCounter, startHttpsFixture, type Fixture } from '../../../support/https-fixture.ts';
 import { makeTestPki, type TestPki } from '../../../support/tls.ts';
 import { assertEvidenceShape } from './support.ts';
@@ -229,6 +229,33 @@ describe('followPolicyLink: unreachable (never throws)', () => {
     const result = await followPolicyLink(counted, { href: `http://closed.test:${port}/privacy` }, LIMITS, { log });
     assert.deepEqual(result, { outcome: 'unreachable', failure: 'connection-failed', plainHttpLink: true });
   });
+
+  // Issue 17: the page author chooses the name, so a name that does not exist, one whose resolver
+  // fails or does not answer in time, and one that resolves to a refused address are one kind, on
+  // the link as after a redirect; passing network trouble once the name resolved is not (near misses).
+  const reasons: [OutboundReason, FollowFailure, FollowFailure][] = [
+    ['blocked-address', 'blocked-destination', 'redirect-to-blocked'],
+    ['bad-url', 'blocked-destination', 'redirect-to-blocked'],
+    ['no-such-host', 'blocked-destination', 'redirect-to-blocked'],
+    ['dns', 'blocked-destination', 'redirect-to-blocked'],
+    ['timeout', 'timeout', 'timeout'],
+    ['connect', 'connection-failed', 'connection-failed'],
+    ['tls', 'tls', 'tls'],
+  ];
+  for (const [reason, onLink, afterRedirect] of reasons) {
+    test(`fetcher reason ${reason}: ${onLink} on the link, ${afterRedirect} after a redirect; the log keeps the reason`, async () => {
+      for (const [redirects, failure] of [[0, onLink], [2, afterRedirect]] as const) {
+        const failing: Pick<SafeFetcher, 'request'> = {
+          request: async () => {
+            throw Object.assign(new OutboundError(reason, `detail of ${reason}`), { redirects });
+          },
+        };
+        const lines = logged.length;
+        assertUnreachable(await followPolicyLink(failing, { href: 'https://chosen.test/privacy' }, LIMITS, { log }), failure);
+        assert.equal(logged[lines]?.reason, reason);
+      }
+    });
+  }
 
   test('a host that is not allow-listed is refused by the address policy', async () => {
     const strict = createSafeFetcher({
