@@ -91,12 +91,22 @@ export interface AdminConfig {
   loginThrottle: LoginThrottleConfig;
 }
 
-/** Failed logins counted over a sliding window, per email and per client address. */
+/** Failed logins counted over a sliding window, per (email, client address), per address and per email. */
 export interface LoginThrottleConfig {
   windowSeconds: number;
-  maxFailuresPerEmail: number;
+  /** The low limit: one client guessing at one email. */
+  maxFailuresPerEmailAndAddress: number;
   maxFailuresPerAddress: number;
+  /** The ceiling for guesses at one email from all clients together; far above the pair's limit. */
+  maxFailuresPerEmail: number;
 }
+
+/**
+ * The per-email ceiling's default, per 15-minute window: 50 × 96 windows = 4,800 guesses a day at
+ * most, from 10 or more addresses. The README's "Throttle" paragraph sets it against the minimum
+ * password strength.
+ */
+export const DEFAULT_LOGIN_MAX_FAILURES_PER_EMAIL = 50;
 
 /** The spec's bound on the verification (and, here, delivery) timeout. */
 export const MAX_WEBHOOK_TIMEOUT_MS = 15_000;
@@ -164,7 +174,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 // ---- Dashboard users and sessions (issue 11) -------------------------------------------------
 // No message below ever contains the password, only its length.
 
-function loadAdminConfig(env: Env): AdminConfig {
+function loadAdminConfig(env: Env, notices: string[]): AdminConfig {
   const email = env.AUDIT_ADMIN_EMAIL?.trim() || undefined;
   // Not trimmed: spaces may be part of a password. An empty value counts as unset.
   const password = env.AUDIT_ADMIN_PASSWORD || undefined;
@@ -183,12 +193,27 @@ function loadAdminConfig(env: Env): AdminConfig {
     cookieSecure: parsed(env, 'AUDIT_COOKIE_SECURE', parseBoolean, true),
     idleTimeoutMs: integer(env, 'AUDIT_SESSION_IDLE_MINUTES', 30, 1, 24 * 60) * 60_000,
     absoluteTimeoutMs: integer(env, 'AUDIT_SESSION_MAX_HOURS', 12, 1, 30 * 24) * 3_600_000,
-    loginThrottle: {
-      windowSeconds: integer(env, 'AUDIT_LOGIN_THROTTLE_WINDOW_MINUTES', 15, 1, 24 * 60) * 60,
-      maxFailuresPerEmail: integer(env, 'AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL', 5, 1, 1000),
-      maxFailuresPerAddress: integer(env, 'AUDIT_LOGIN_MAX_FAILURES_PER_ADDRESS', 20, 1, 100_000),
-    },
+    loginThrottle: loadLoginThrottleConfig(env, notices),
   };
+}
+
+function loadLoginThrottleConfig(env: Env, notices: string[]): LoginThrottleConfig {
+  const throttle: LoginThrottleConfig = {
+    windowSeconds: integer(env, 'AUDIT_LOGIN_THROTTLE_WINDOW_MINUTES', 15, 1, 24 * 60) * 60,
+    maxFailuresPerEmailAndAddress: integer(env, 'AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS', 5, 1, 1000),
+    maxFailuresPerAddress: integer(env, 'AUDIT_LOGIN_MAX_FAILURES_PER_ADDRESS', 20, 1, 100_000),
+    maxFailuresPerEmail: integer(env, 'AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL', DEFAULT_LOGIN_MAX_FAILURES_PER_EMAIL, 1, 100_000),
+  };
+  // Accepted, since it was once the default and only trades lock-out risk for fewer guesses, but
+  // said aloud: with a ceiling no higher than one client's budget, one client locks the email out.
+  if (throttle.maxFailuresPerEmail <= throttle.maxFailuresPerEmailAndAddress) {
+    notices.push(
+      `AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL (${throttle.maxFailuresPerEmail}) is not above ` +
+        `AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS (${throttle.maxFailuresPerEmailAndAddress}): ` +
+        'failures from a single client address can lock that email out for everyone',
+    );
+  }
+  return throttle;
 }
 
 // ---- AI step (issue 10): an OpenAI-compatible chat-completions endpoint -----------------------
@@ -327,7 +352,7 @@ export function loadConfig(env: Env = process.env): Config {
     http,
     logLevel,
     webhooks,
-    admin: loadAdminConfig(env),
+    admin: loadAdminConfig(env, notices),
     notices,
   };
 }

@@ -169,7 +169,7 @@ test('admin sessions: defaults, values, and bad values refused by name without e
     cookieSecure: true,
     idleTimeoutMs: 30 * 60_000,
     absoluteTimeoutMs: 12 * 3_600_000,
-    loginThrottle: { windowSeconds: 15 * 60, maxFailuresPerEmail: 5, maxFailuresPerAddress: 20 },
+    loginThrottle: { windowSeconds: 15 * 60, maxFailuresPerEmailAndAddress: 5, maxFailuresPerAddress: 20, maxFailuresPerEmail: 50 },
   });
   const set = loadConfig({
     AUDIT_ADMIN_EMAIL: ' Root@Example.com ',
@@ -179,7 +179,8 @@ test('admin sessions: defaults, values, and bad values refused by name without e
     AUDIT_SESSION_IDLE_MINUTES: '5',
     AUDIT_SESSION_MAX_HOURS: '1',
     AUDIT_LOGIN_THROTTLE_WINDOW_MINUTES: '60',
-    AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL: '10',
+    AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: '3',
+    AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL: '200',
     AUDIT_LOGIN_MAX_FAILURES_PER_ADDRESS: '50',
   });
   assert.deepEqual(set.admin, {
@@ -188,8 +189,16 @@ test('admin sessions: defaults, values, and bad values refused by name without e
     cookieSecure: false,
     idleTimeoutMs: 5 * 60_000,
     absoluteTimeoutMs: 3_600_000,
-    loginThrottle: { windowSeconds: 3600, maxFailuresPerEmail: 10, maxFailuresPerAddress: 50 },
+    loginThrottle: { windowSeconds: 3600, maxFailuresPerEmailAndAddress: 3, maxFailuresPerAddress: 50, maxFailuresPerEmail: 200 },
   });
+  assert.deepEqual(set.notices, []);
+  // A ceiling no higher than one client's budget is accepted (it was the default) but said aloud;
+  // one above it is not.
+  const lockable = loadConfig({ AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL: '5' });
+  assert.equal(lockable.admin.loginThrottle.maxFailuresPerEmail, 5);
+  assert.match(lockable.notices.join('\n'), /^AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL \(5\) is not above AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS \(5\)/);
+  assert.deepEqual(loadConfig({ AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL: '6' }).notices, []);
+  assert.deepEqual(loadConfig({ AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL: '100000' }).admin.loginThrottle.maxFailuresPerEmail, 100_000);
   assert.equal(loadConfig({ AUDIT_COOKIE_SECURE: 'true' }).admin.cookieSecure, true);
   assert.deepEqual(loadConfig({}).trustProxy, []);
   assert.deepEqual(loadConfig({ AUDIT_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }).trustProxy, ['127.0.0.1', '10.0.0.0/8', '::1']);
@@ -206,6 +215,10 @@ test('admin sessions: defaults, values, and bad values refused by name without e
     [{ AUDIT_LOGIN_THROTTLE_WINDOW_MINUTES: 'x' }, /^AUDIT_LOGIN_THROTTLE_WINDOW_MINUTES/],
     [{ AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL: '0' }, /^AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL/],
     [{ AUDIT_LOGIN_MAX_FAILURES_PER_ADDRESS: '-3' }, /^AUDIT_LOGIN_MAX_FAILURES_PER_ADDRESS/],
+    [{ AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL: '100001' }, /^AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL must be an integer between 1 and 100000/],
+    [{ AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: '0' }, /^AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS must be an integer between 1 and 1000/],
+    [{ AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: '2.5' }, /^AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS/],
+    [{ AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: '1001' }, /^AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS/],
     [{ AUDIT_TRUST_PROXY: 'proxy.internal' }, /^AUDIT_TRUST_PROXY: "proxy.internal" is not an IPv4 or IPv6 CIDR/],
   ];
   for (const [env, message] of refused) {

@@ -1,5 +1,13 @@
-// The login throttle: failed logins per email and per client address over a sliding window,
-// stored in the database so every process on one PostgreSQL counts the same attempts.
+// The login throttle: failed logins over a sliding window per (email, client address) pair, per
+// client address, and per email, stored in the database so every process on one PostgreSQL counts
+// the same attempts.
+//
+// Why three counts (OWASP Authentication Cheat Sheet, "Protect Against Automated Attacks"): a low
+// per-email limit alone is a lock-out switch, since anyone who knows an email could spend its
+// budget from anywhere and the owner's correct password would be refused everywhere. So the low
+// limit is per pair: one client guessing at an email stops only itself. The per-address limit
+// stops one client spraying many emails, and the far higher per-email ceiling bounds a guesser
+// spread over many addresses, which the README's sizing turns into guesses per day.
 //
 // An attempt is recorded *before* the password is checked, and removed again when it succeeds.
 // So attempts still being checked count too: a burst of parallel guesses gets no more than the
@@ -26,10 +34,11 @@ export function clientKey(address: string): string {
 export type Reservation = { attemptId: string } | { retryAfterSeconds: number };
 
 /**
- * Records an attempt for this email and client unless either is at its limit; then answers how
- * long until one of the counted attempts leaves the window. Serialised per email and per client
- * by transaction-scoped advisory locks, always taken in that order, so two processes cannot both
- * see room for one last attempt and deadlock is impossible.
+ * Records an attempt for this email and client unless the pair, the client or the email is at its
+ * limit; then answers how long until one of the counted attempts leaves the window. The answer
+ * never depends on whether the email is a user's: the throttle does not look. Serialised per email
+ * and per client by transaction-scoped advisory locks, always taken in that order, so two
+ * processes cannot both see room for one last attempt and deadlock is impossible.
  */
 export async function reserveLoginAttempt(
   db: Kysely<Database>,
@@ -45,17 +54,17 @@ export async function reserveLoginAttempt(
     // Attempts outside every window are of no further use.
     await trx.deleteFrom('login_attempts').where('attempted_at', '<=', since).execute();
     const scopes = [
-      { column: 'email' as const, value: email, limit: policy.maxFailuresPerEmail },
-      { column: 'client_address' as const, value: client, limit: policy.maxFailuresPerAddress },
+      { match: { email, client_address: client }, limit: policy.maxFailuresPerEmailAndAddress },
+      { match: { client_address: client }, limit: policy.maxFailuresPerAddress },
+      { match: { email }, limit: policy.maxFailuresPerEmail },
     ];
     let retryAfterMs = 0;
     for (const scope of scopes) {
       // The newest `limit` attempts: when the oldest of them leaves the window, one more is allowed.
-      const recent = await trx
-        .selectFrom('login_attempts')
-        .select('attempted_at')
-        .where(scope.column, '=', scope.value)
-        .where('attempted_at', '>', since)
+      let recentQuery = trx.selectFrom('login_attempts').select('attempted_at').where('attempted_at', '>', since);
+      if (scope.match.email !== undefined) recentQuery = recentQuery.where('email', '=', scope.match.email);
+      if (scope.match.client_address !== undefined) recentQuery = recentQuery.where('client_address', '=', scope.match.client_address);
+      const recent = await recentQuery
         .orderBy('attempted_at', 'desc')
         .limit(scope.limit)
         .execute();

@@ -49,9 +49,11 @@ const ThrottledBody = Type.Object(
   { error: Type.Literal('too many login attempts'), retryAfterSeconds: Type.Integer({ minimum: 1 }) },
   {
     description:
-      'Too many failed logins for this email (AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL) or from this client address ' +
-      '(AUDIT_LOGIN_MAX_FAILURES_PER_ADDRESS) within AUDIT_LOGIN_THROTTLE_WINDOW_MINUTES. No password is checked ' +
-      'meanwhile, so a correct one is refused too.',
+      'Too many failed logins within AUDIT_LOGIN_THROTTLE_WINDOW_MINUTES: for this email from this client address ' +
+      '(AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS), from this client address on any emails ' +
+      '(AUDIT_LOGIN_MAX_FAILURES_PER_ADDRESS), or for this email from all addresses together ' +
+      '(AUDIT_LOGIN_MAX_FAILURES_PER_EMAIL, a far higher ceiling). No password is checked meanwhile, so a correct ' +
+      'one is refused too. The same for an email that is no user’s.',
     examples: [{ error: 'too many login attempts', retryAfterSeconds: 840 }],
   },
 );
