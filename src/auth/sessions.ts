@@ -324,8 +324,21 @@ export function foreignOrigin(request: FastifyRequest): { reason: string; origin
   const origin = request.headers.origin;
   if (origin === undefined) return undefined;
   // Serialised as browsers serialise Origin: lower-case host, no default port.
-  const here = `${request.protocol}://${request.host}`;
-  const serviceOrigin = URL.canParse(here) ? new URL(here).origin : undefined;
+  const here = `${request.protocol}://${request.host ?? ''}`;
+  const serviceOrigin = request.host && URL.canParse(here) ? new URL(here).origin : undefined;
   if (serviceOrigin !== undefined && serviceOrigin !== 'null' && origin === serviceOrigin) return undefined;
   return { reason: 'Origin is not the service’s', origin: origin.slice(0, 200), serviceOrigin: serviceOrigin ?? here.slice(0, 200) };
+}
+
+/**
+ * An onRequest hook for the sign-in routes: what `foreignOrigin` refuses is answered by `refuse`
+ * before the body is read (no parsing, no throttle slot, no scrypt run), and logged at warn.
+ */
+export function refuseForeignSignIn(refuse: (reply: FastifyReply) => FastifyReply) {
+  return async function foreignSignIn(request: FastifyRequest, reply: FastifyReply) {
+    const foreign = foreignOrigin(request);
+    if (!foreign) return;
+    request.log.warn({ ...foreign, route: request.routeOptions.url }, 'sign-in refused: sent from another page');
+    return refuse(reply);
+  };
 }

@@ -29,11 +29,11 @@ import {
   checkLoginToken,
   clearLoginCookie,
   clearSessionCookie,
-  foreignOrigin,
   issueLoginToken,
   loginTokenOf,
   logout,
   readSession,
+  refuseForeignSignIn,
   setSessionCookie,
   type AdminSession,
   type SessionSettings,
@@ -378,13 +378,7 @@ export function dashboardRoutes(deps: DashboardDeps) {
     typed.post(
       '/login',
       {
-        // Before the body is read: a forged sign-in costs no parsing, no throttle slot, no scrypt run.
-        onRequest: async (request, reply) => {
-          const foreign = foreignOrigin(request);
-          if (!foreign) return;
-          request.log.warn(foreign, 'dashboard sign-in refused: sent from another page');
-          return signInRefused(reply);
-        },
+        onRequest: refuseForeignSignIn(signInRefused),
         schema: {
           tags: ['dashboard'],
           summary: 'Sign in from the dashboard form',

@@ -109,10 +109,10 @@ describe('POST /dashboard/login: Origin and Sec-Fetch-Site', () => {
     });
     assert.equal(res.statusCode, 403);
     assert.equal(res.body.includes('4000'), false);
-    const line = service.logs.find((entry) => entry.requestId === res.headers['x-request-id'] && entry.msg === 'dashboard sign-in refused: sent from another page');
+    const line = service.logs.find((entry) => entry.requestId === res.headers['x-request-id'] && entry.msg === 'sign-in refused: sent from another page');
     assert.deepEqual(
-      { level: line?.level, reason: line?.reason, origin: line?.origin, serviceOrigin: line?.serviceOrigin },
-      { level: 40, reason: 'Origin is not the service’s', origin: 'http://dash.example.test:4000', serviceOrigin: SERVICE_ORIGIN },
+      { level: line?.level, route: line?.route, reason: line?.reason, origin: line?.origin, serviceOrigin: line?.serviceOrigin },
+      { level: 40, route: '/dashboard/login', reason: 'Origin is not the service’s', origin: 'http://dash.example.test:4000', serviceOrigin: SERVICE_ORIGIN },
     );
   });
 });
@@ -380,11 +380,12 @@ describe('in Chromium: pages on another loopback port and on a sibling host name
       fetchSignIn('/fetch', base, `headers: { 'content-type': 'application/json' }`);
       assert.equal(await fetchedFrom(page, `${evil}/fetch`), 'done: TypeError');
       await assertStillAdmin(context, '127.0.0.1', before, service.app);
-      const refusalsBefore = service.logs.filter((line) => line.msg === 'sign-in refused: sent from another page').length;
+      const jsonRefusals = () => service.logs.filter((line) => line.msg === 'sign-in refused: sent from another page' && line.route === '/api/v1/session');
+      const refusalsBefore = jsonRefusals().length;
       fetchSignIn('/no-cors', base, `mode: 'no-cors', headers: { 'content-type': 'text/plain' }`);
       assert.equal(await fetchedFrom(page, `${evil}/no-cors`), 'done: opaque 0');
       await assertStillAdmin(context, '127.0.0.1', before, service.app);
-      const refusals = service.logs.filter((line) => line.msg === 'sign-in refused: sent from another page');
+      const refusals = jsonRefusals();
       assert.equal(refusals.length, refusalsBefore + 1);
       assert.equal(refusals.at(-1)?.reason, 'Sec-Fetch-Site: same-site', 'Chromium calls another port of the host same-site');
 
@@ -424,7 +425,7 @@ describe('in Chromium: pages on another loopback port and on a sibling host name
       await assertStillAdmin(context, 'dash.site.test', before, insecure.app);
       // Chromium sends Sec-Fetch-Site only to secure origins, and plain HTTP on a name is none:
       // here the Origin check is what refuses.
-      const refusal = insecure.logs.findLast((line) => line.msg === 'dashboard sign-in refused: sent from another page');
+      const refusal = insecure.logs.findLast((line) => line.msg === 'sign-in refused: sent from another page' && line.route === '/dashboard/login');
       assert.deepEqual({ reason: refusal?.reason, origin: refusal?.origin }, { reason: 'Origin is not the service’s', origin: evil });
 
       fetchSignIn('/fetch', base, `headers: { 'content-type': 'application/json' }`);

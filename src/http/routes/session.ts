@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { Type, type Static } from 'typebox';
-import { attemptLogin, clearSessionCookie, FORBIDDEN, foreignOrigin, logout, readSession, setSessionCookie, type SessionSettings } from '../../auth/sessions.ts';
+import { attemptLogin, clearSessionCookie, FORBIDDEN, logout, readSession, refuseForeignSignIn, setSessionCookie, type SessionSettings } from '../../auth/sessions.ts';
 import { PASSWORD_MAX_LENGTH, ROLES } from '../../auth/users.ts';
 import type { Database } from '../../db/schema.ts';
 import { FieldErrorsBody } from '../errors.ts';
@@ -94,13 +94,7 @@ export function sessionRoutes(deps: { db: Kysely<Database>; config: SessionSetti
       '/api/v1/session',
       {
         bodyLimit: 4 * 1024,
-        // Before the body is read: a forged sign-in costs no parsing, no throttle slot, no scrypt run.
-        onRequest: async (request, reply) => {
-          const foreign = foreignOrigin(request);
-          if (!foreign) return;
-          request.log.warn(foreign, 'sign-in refused: sent from another page');
-          return reply.code(403).send(FORBIDDEN);
-        },
+        onRequest: refuseForeignSignIn((reply) => reply.code(403).send(FORBIDDEN)),
         schema: {
           summary: 'Sign in to the dashboard',
           description:
