@@ -1,7 +1,7 @@
 // Dashboard sessions: login, the session cookie, reading it back, logout and CSRF tokens.
 // The cookie carries a random 32-byte token; the database holds only its SHA-256 (a token has
 // 256 bits of entropy, so a fast hash under a unique index is enough, as for API keys).
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -228,9 +228,13 @@ export async function logout(db: Kysely<Database>, request: FastifyRequest, now 
  * Compared as SHA-256 digests, so the comparison takes the same time whatever the lengths.
  */
 export function checkCsrf(session: AdminSession, submittedToken: unknown): boolean {
-  if (typeof submittedToken !== 'string' || submittedToken === '') return false;
+  return sameToken(session.csrfToken, submittedToken);
+}
+
+function sameToken(expected: string, submitted: unknown): boolean {
+  if (typeof submitted !== 'string' || submitted === '') return false;
   const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-  return timingSafeEqual(digest(session.csrfToken), digest(submittedToken));
+  return timingSafeEqual(digest(expected), digest(submitted));
 }
 
 /**
@@ -240,4 +244,101 @@ export function checkCsrf(session: AdminSession, submittedToken: unknown): boole
 export async function requireCsrfHeader(request: FastifyRequest, reply: FastifyReply) {
   const session = request.adminSession;
   if (!session || !checkCsrf(session, request.headers['x-csrf-token'])) return reply.code(403).send(FORBIDDEN);
+}
+
+// ---- Sign-in forgery (issue 17) --------------------------------------------------------------
+// Signing in has no session yet, so its form's token is bound to a cookie of its own instead
+// (double submit): GET /dashboard/login sets a random cookie and renders a token derived from it,
+// and POST /dashboard/login wants both. A page elsewhere can neither read that cookie nor, with
+// the `__Host-` prefix, plant one from a sibling subdomain. A page on another port of the same
+// host can plant one (cookies ignore ports), together with a token fetched from the sign-in page:
+// the Origin and Sec-Fetch-Site checks below are what refuse that page. No server secret goes into
+// the token: anyone may fetch a valid cookie and token pair from the sign-in page, so a secret
+// would prove nothing more, and without one every process of a deployment accepts every pair.
+
+/** The sign-in form's cookie lives this long: a page left open longer must be loaded again. */
+export const LOGIN_COOKIE_MAX_AGE_SECONDS = 3600;
+
+/**
+ * `__Host-` (Secure, Path=/, no Domain: a sibling subdomain cannot set or shadow it) whenever the
+ * cookie is Secure, as the session cookie is; a Secure-less cookie cannot carry the prefix.
+ */
+export function loginCookieName(config: SessionSettings): string {
+  return config.admin.cookieSecure ? '__Host-svc_login' : 'svc_login';
+}
+
+/** The form token of a cookie value: an HMAC keyed by it, so the page never shows the cookie itself. */
+function loginTokenOfCookie(cookie: string): string {
+  return createHmac('sha256', cookie).update('svc dashboard sign-in form').digest('base64url');
+}
+
+function loginCookieOf(request: FastifyRequest, config: SessionSettings): string | undefined {
+  const header = request.headers.cookie;
+  const value = header ? parseCookie(header)[loginCookieName(config)] : undefined;
+  return value !== undefined && TOKEN_PATTERN.test(value) ? value : undefined;
+}
+
+function loginCookie(reply: FastifyReply, config: SessionSettings, value: string, maxAge: number): void {
+  // Same attributes as the session cookie, Path=/ included (the prefix requires it).
+  reply.header(
+    'set-cookie',
+    stringifySetCookie({ name: loginCookieName(config), value, httpOnly: true, sameSite: 'strict', path: '/', secure: config.admin.cookieSecure, maxAge }),
+  );
+}
+
+/** Sets a fresh sign-in cookie on the reply; returns the token its form must carry. */
+export function issueLoginToken(reply: FastifyReply, config: SessionSettings): string {
+  const cookie = newToken();
+  loginCookie(reply, config, cookie, LOGIN_COOKIE_MAX_AGE_SECONDS);
+  return loginTokenOfCookie(cookie);
+}
+
+/** The token that matches the request's sign-in cookie (to render the form again), if it has one. */
+export function loginTokenOf(request: FastifyRequest, config: SessionSettings): string | undefined {
+  const cookie = loginCookieOf(request, config);
+  return cookie === undefined ? undefined : loginTokenOfCookie(cookie);
+}
+
+/** Whether the submitted form token matches the request's sign-in cookie; compared in constant time. */
+export function checkLoginToken(request: FastifyRequest, config: SessionSettings, submittedToken: unknown): boolean {
+  const expected = loginTokenOf(request, config);
+  return expected !== undefined && sameToken(expected, submittedToken);
+}
+
+/** Signed in: the sign-in cookie has done its work. */
+export function clearLoginCookie(reply: FastifyReply, config: SessionSettings): void {
+  loginCookie(reply, config, '', 0);
+}
+
+/**
+ * Why a sign-in request comes from a page other than the service's own, or undefined when nothing
+ * says so. Refused: `Sec-Fetch-Site` other than `same-origin` or `none` (a user's own navigation),
+ * and an `Origin` other than the service's (`null` included). The service's origin is the scheme
+ * and Host the request reached it with, as Fastify reads them: behind a proxy in AUDIT_TRUST_PROXY,
+ * from X-Forwarded-Proto and X-Forwarded-Host. Clients that send neither header (curl, scripts)
+ * are not browsers, and no page can make a browser leave both out of a POST.
+ */
+export function foreignOrigin(request: FastifyRequest): { reason: string; origin?: string; serviceOrigin?: string } | undefined {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return { reason: `Sec-Fetch-Site: ${String(site).slice(0, 20)}` };
+  const origin = request.headers.origin;
+  if (origin === undefined) return undefined;
+  // Serialised as browsers serialise Origin: lower-case host, no default port.
+  const here = `${request.protocol}://${request.host ?? ''}`;
+  const serviceOrigin = request.host && URL.canParse(here) ? new URL(here).origin : undefined;
+  if (serviceOrigin !== undefined && serviceOrigin !== 'null' && origin === serviceOrigin) return undefined;
+  return { reason: 'Origin is not the service’s', origin: origin.slice(0, 200), serviceOrigin: serviceOrigin ?? here.slice(0, 200) };
+}
+
+/**
+ * An onRequest hook for the sign-in routes: what `foreignOrigin` refuses is answered by `refuse`
+ * before the body is read (no parsing, no throttle slot, no scrypt run), and logged at warn.
+ */
+export function refuseForeignSignIn(refuse: (reply: FastifyReply) => FastifyReply) {
+  return async function foreignSignIn(request: FastifyRequest, reply: FastifyReply) {
+    const foreign = foreignOrigin(request);
+    if (!foreign) return;
+    request.log.warn({ ...foreign, route: request.routeOptions.url }, 'sign-in refused: sent from another page');
+    return refuse(reply);
+  };
 }

@@ -5,8 +5,9 @@
 //
 // Security, beyond the session cookie's own (HttpOnly, SameSite=Strict):
 // - every state-changing form carries the session's CSRF token (`_csrf`); a missing or wrong one
-//   is a 403 page and nothing changes. Login has no session yet, so a cross-site login form is
-//   refused by its Sec-Fetch-Site header instead (browsers send it; other clients are no threat);
+//   is a 403 page and nothing changes. Sign-in has no session yet: its form's token is bound to a
+//   cookie the sign-in page sets, and a sign-in whose Origin or Sec-Fetch-Site names another page
+//   (another site, port or subdomain) is refused before the password or the throttle is looked at;
 // - every answer is `Cache-Control: no-store` (the raw key of a new API key is on one page only),
 //   under a CSP with no script at all and the one inline style sheet by hash, unframeable, and
 //   with no Referer leaving the page;
@@ -22,7 +23,21 @@ import { deliveriesOfAttempts, resendDelivery } from '../alerts/resend.ts';
 import { latestAuditsByOrigin } from '../audit/audit-store.ts';
 import { BRANCHES } from '../audit/control.ts';
 import { createApiKeyOnce, getApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from '../auth/api-keys.ts';
-import { attemptLogin, checkCsrf, clearSessionCookie, logout, readSession, setSessionCookie, type AdminSession, type SessionSettings } from '../auth/sessions.ts';
+import {
+  attemptLogin,
+  checkCsrf,
+  checkLoginToken,
+  clearLoginCookie,
+  clearSessionCookie,
+  issueLoginToken,
+  loginTokenOf,
+  logout,
+  readSession,
+  refuseForeignSignIn,
+  setSessionCookie,
+  type AdminSession,
+  type SessionSettings,
+} from '../auth/sessions.ts';
 import { PASSWORD_MAX_LENGTH } from '../auth/users.ts';
 import type { Database } from '../db/schema.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
@@ -73,7 +88,9 @@ const SECURITY_HEADERS = {
   'cache-control': 'no-store',
   'content-security-policy': CONTENT_SECURITY_POLICY,
   'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
+  // Not no-referrer: under it a browser sends `Origin: null` even with a same-origin form, and the
+  // sign-in's Origin check needs the real one. same-origin still sends no Referer to anyone else.
+  'referrer-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
 };
 
@@ -101,6 +118,7 @@ const DASHBOARD = { tags: ['dashboard'], security: [{ adminSession: [] }] };
 const CsrfField = Type.Optional(Type.String({ maxLength: 200, description: 'The session’s CSRF token, from the page’s form.' }));
 const LoginForm = Type.Object(
   {
+    _csrf: Type.Optional(Type.String({ maxLength: 200, description: 'The sign-in page’s token, bound to the sign-in cookie that page set.' })),
     email: Type.String({ maxLength: 254 }),
     password: Type.String({ maxLength: PASSWORD_MAX_LENGTH }),
   },
@@ -333,32 +351,49 @@ export function dashboardRoutes(deps: DashboardDeps) {
         schema: {
           tags: ['dashboard'],
           summary: 'Dashboard sign-in page',
-          description: 'The sign-in form; with a valid admin session, a redirect to the dashboard instead.',
-          response: { 200: html('The sign-in form.'), 303: redirect('Already signed in as an admin: to /dashboard.'), 500: COMMON_PAGES[500] },
+          description:
+            'The sign-in form; with a valid admin session, a redirect to the dashboard instead. The form comes with a new ' +
+            'sign-in cookie (`__Host-svc_login`, or `svc_login` with AUDIT_COOKIE_SECURE=false: 32 random bytes, HttpOnly, ' +
+            'SameSite=Strict, Path=/, one hour) and carries, as `_csrf`, a token derived from it.',
+          response: { 200: withHeaders(html('The sign-in form.'), { 'Set-Cookie': { type: 'string', description: 'The sign-in cookie.' } }), 303: redirect('Already signed in as an admin: to /dashboard.'), 500: COMMON_PAGES[500] },
         },
       },
       async (request, reply) => {
         const session = await readSession(db, request, config);
         if (session?.role === 'admin') return reply.redirect('/dashboard', 303);
-        return page(reply, 200, render('login', { title: 'Sign in', email: '' }));
+        return page(reply, 200, render('login', { title: 'Sign in', email: '', csrfToken: issueLoginToken(reply, config) }));
       },
     );
+
+    /** A sign-in that did not come from this service's own sign-in page: nobody is signed in or out. */
+    const signInRefused = (reply: FastifyReply) =>
+      message(reply, 403, {
+        title: 'Sign-in refused',
+        heading: 'The sign-in was refused',
+        message:
+          'It did not come from this service’s sign-in page, or that page was open for more than an hour. Nobody was signed in or out. Open the sign-in page and sign in there.',
+        link: { href: '/dashboard/login', text: 'Sign-in page' },
+      });
 
     typed.post(
       '/login',
       {
+        onRequest: refuseForeignSignIn(signInRefused),
         schema: {
           tags: ['dashboard'],
           summary: 'Sign in from the dashboard form',
           description:
-            'Form fields `email` and `password`. Starts a session as POST /api/v1/session does (same throttle, same single ' +
-            'answer for unknown email, wrong password and disabled user) and redirects to /dashboard with the `svc_session` cookie.',
+            'Form fields `_csrf`, `email` and `password`. Starts a session as POST /api/v1/session does (same throttle, same single ' +
+            'answer for unknown email, wrong password and disabled user) and redirects to /dashboard with the `svc_session` cookie. ' +
+            'Refused with a 403 page, before the password or the throttle is looked at: `Sec-Fetch-Site` other than ' +
+            '`same-origin` or `none`; an `Origin` other than the service’s own; `_csrf` missing or not the token of the ' +
+            'request’s sign-in cookie (see GET /dashboard/login).',
           body: LoginForm,
           response: {
             303: redirect('Signed in: to /dashboard, with the session cookie.'),
             400: COMMON_PAGES[400],
             401: html('Wrong email or password (or a disabled user): the form again, with one message for all three.'),
-            403: html('The form was posted from another site (Sec-Fetch-Site: cross-site).'),
+            403: html('The form is not from this service’s sign-in page (another site, port or subdomain, or a missing, stale or wrong token): nobody signed in.'),
             413: FORM_PAGES[413],
             415: FORM_PAGES[415],
             429: withHeaders(html('Too many failed sign-ins for this email or address: the form again, saying how long to wait.'), RETRY_AFTER_HEADER),
@@ -368,11 +403,13 @@ export function dashboardRoutes(deps: DashboardDeps) {
       },
       async (request, reply) => {
         const form = request.body as Static<typeof LoginForm>;
-        const again = (status: number, error: string) => page(reply, status, render('login', { title: 'Sign in', email: form.email, error }));
-        if (request.headers['sec-fetch-site'] === 'cross-site') {
-          request.log.warn('dashboard sign-in refused: posted from another site');
-          return again(403, 'This sign-in form was sent from another site. Sign in from this page instead.');
+        if (!checkLoginToken(request, config, form._csrf)) {
+          request.log.warn('dashboard sign-in refused: sign-in token missing or wrong');
+          return signInRefused(reply);
         }
+        // The token passed, so the request has a sign-in cookie: the form again keeps its token.
+        const csrfToken = loginTokenOf(request, config)!;
+        const again = (status: number, error: string) => page(reply, status, render('login', { title: 'Sign in', email: form.email, csrfToken, error }));
         if (form.email.trim() === '' || form.password === '') return again(400, 'Enter your email and your password.');
         const result = await attemptLogin(db, config, form.email, form.password, request.ip);
         if (result.outcome === 'throttled') {
@@ -386,6 +423,7 @@ export function dashboardRoutes(deps: DashboardDeps) {
           return again(401, 'The email or the password is wrong.');
         }
         request.log.info({ userId: result.session.userId, sessionId: result.session.sessionId }, 'signed in');
+        clearLoginCookie(reply, config);
         setSessionCookie(reply, result.token, config);
         return reply.redirect('/dashboard', 303);
       },

@@ -133,6 +133,8 @@ export interface WebhookPage extends PageBase {
 
 export interface LoginPage extends PageBase {
   email: string;
+  /** The `_csrf` field: the token of the sign-in cookie this page or an earlier one set. */
+  csrfToken: string;
   error?: string;
 }
 

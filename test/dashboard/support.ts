@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { parseSetCookie } from 'cookie';
+import type { FastifyInstance } from 'fastify';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { openTestDatabase, type TestDatabase } from '../support/db.ts';
 import type { FixtureRoutes } from '../support/https-fixture.ts';
@@ -147,3 +149,16 @@ export function form(fields: Record<string, string>): string {
 
 /** A create-key form's submission id, as the overview renders one into each form. */
 export const formOnce = () => randomBytes(16).toString('base64url');
+
+/**
+ * What a browser holds after opening the sign-in page: its sign-in cookie, as a `Cookie` header
+ * value, and the token the form carries as `_csrf`.
+ */
+export async function openSignInPage(app: FastifyInstance): Promise<{ cookie: string; token: string }> {
+  const res = await app.inject({ method: 'GET', url: '/dashboard/login' });
+  assert.equal(res.statusCode, 200, res.body);
+  const set = parseSetCookie(String(res.headers['set-cookie']));
+  const token = /<input type="hidden" name="_csrf" value="([^"]+)">/.exec(res.body)?.[1];
+  assert.ok(token, 'the form carries a token');
+  return { cookie: `${set.name}=${set.value}`, token };
+}

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import { buildPage } from '../../src/audit/page.ts';
 import { analyseWcag, WCAG_STANDARDS } from '../../src/audit/wcag/index.ts';
 import { createAdminCookie, type TestAdmin } from '../support/admin.ts';
-import { FORM, form, formOnce, startDashboardFixture, type DashboardFixture } from './support.ts';
+import { FORM, form, formOnce, openSignInPage, startDashboardFixture, type DashboardFixture } from './support.ts';
 
 /**
  * The criteria a page may leave inconclusive, and why that is right for these pages:
@@ -46,9 +46,11 @@ test('every dashboard page passes the WCAG branch: no failed criterion in any st
   const cookie = admin.cookie;
   const csrf = admin.csrfToken;
   const once = formOnce();
+  const signInPage = await openSignInPage(fx.service.app);
   const pages = [
     await served('sign-in', 'GET', '/dashboard/login', { status: 200 }),
-    await served('sign-in refused', 'POST', '/dashboard/login', { payload: form({ email: 'nobody@example.test', password: 'wrong' }), status: 401 }),
+    await served('sign-in refused', 'POST', '/dashboard/login', { cookie: signInPage.cookie, payload: form({ _csrf: signInPage.token, email: 'nobody@example.test', password: 'wrong' }), status: 401 }),
+    await served('sign-in forged', 'POST', '/dashboard/login', { payload: form({ email: 'nobody@example.test', password: 'wrong' }), status: 403 }),
     await served('overview', 'GET', '/dashboard', { cookie, status: 200 }),
     await served('overview with a notice', 'GET', '/dashboard?notice=key-revoked', { cookie, status: 200 }),
     await served('webhook attempts', 'GET', `/dashboard/webhooks/${fx.webhook.id}`, { cookie, status: 200 }),

@@ -31,6 +31,7 @@ export function browserSuite(): { skip?: string } {
   return { skip: problem };
 }
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+/** `extraArgs`, e.g. `--host-resolver-rules=MAP *.site.test 127.0.0.1` to reach loopback by other names. */
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }

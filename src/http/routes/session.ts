@@ -4,12 +4,15 @@
 //
 // Cross-site requests cannot reach these in a harmful way: POST takes only application/json (a
 // cross-site form cannot send it, and a script would need a CORS preflight this service never
-// grants), DELETE cannot be sent by a form at all, and the cookie is SameSite=Strict.
+// grants), DELETE cannot be sent by a form at all, and the cookie is SameSite=Strict. POST also
+// refuses a browser request from any page but the service's own (Origin, Sec-Fetch-Site), so
+// that no slip in the above (a CORS grant, a lenient body parser) would let another site, port
+// or subdomain swap the browser's session for one of its choosing.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { Type, type Static } from 'typebox';
-import { attemptLogin, clearSessionCookie, logout, readSession, setSessionCookie, type SessionSettings } from '../../auth/sessions.ts';
+import { attemptLogin, clearSessionCookie, FORBIDDEN, logout, readSession, refuseForeignSignIn, setSessionCookie, type SessionSettings } from '../../auth/sessions.ts';
 import { PASSWORD_MAX_LENGTH, ROLES } from '../../auth/users.ts';
 import type { Database } from '../../db/schema.ts';
 import { FieldErrorsBody } from '../errors.ts';
@@ -67,6 +70,17 @@ const SessionBody = Type.Object(
   { description: 'The signed-in user.', examples: [{ email: 'admin@example.com', role: 'admin', csrfToken: 'q9V3…' }] },
 );
 
+const ForeignPageBody = Type.Object(
+  { error: Type.Literal('forbidden') },
+  {
+    description:
+      'A browser request from a page other than the service’s own: `Sec-Fetch-Site` other than `same-origin` or `none`, or an ' +
+      '`Origin` other than the service’s (its scheme and Host; behind a proxy in AUDIT_TRUST_PROXY, X-Forwarded-Proto and ' +
+      'X-Forwarded-Host), `null` included. Neither the password nor the throttle was looked at.',
+    examples: [FORBIDDEN],
+  },
+);
+
 const NotSignedInBody = Type.Object(
   { error: Type.Literal('not signed in') },
   { description: 'No session cookie, or its session has ended, expired, or belongs to a disabled user.', examples: [{ error: 'not signed in' }] },
@@ -82,13 +96,16 @@ export function sessionRoutes(deps: { db: Kysely<Database>; config: SessionSetti
       '/api/v1/session',
       {
         bodyLimit: 4 * 1024,
+        onRequest: refuseForeignSignIn((reply) => reply.code(403).send(FORBIDDEN)),
         schema: {
           summary: 'Sign in to the dashboard',
           description:
             'Checks the email and password and starts a session: 204 with the `svc_session` cookie. Send the cookie back ' +
             'on admin requests (`curl -c jar` then `-b jar`). A session ends after AUDIT_SESSION_IDLE_MINUTES without a ' +
             'request (default 30), AUDIT_SESSION_MAX_HOURS after sign-in (default 12), at logout, or when its user is ' +
-            'disabled or gets a new password.',
+            'disabled or gets a new password. Browsers may call it only from the service’s own pages: a request whose ' +
+            '`Origin` or `Sec-Fetch-Site` names another page is refused (403). Clients that send neither (curl, scripts) are ' +
+            'not affected.',
           body: LoginBody,
           response: {
             204: withHeaders(Type.Null({ description: 'Signed in.' }), SET_COOKIE_HEADER),
@@ -97,6 +114,7 @@ export function sessionRoutes(deps: { db: Kysely<Database>; config: SessionSetti
               examples: [{ errors: { password: 'is required' } }],
             }),
             401: InvalidCredentialsBody,
+            403: ForeignPageBody,
             429: withHeaders(ThrottledBody, RETRY_AFTER_HEADER),
           },
         },
