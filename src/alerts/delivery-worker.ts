@@ -146,8 +146,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       ), candidates as (
         -- No registration can take more than the destination bound, so its first few due rows
         -- are all a claim needs to look at: an index probe each, however long the backlog.
+        -- A revoked key's registrations send nothing (revocation failed their pending rows; this
+        -- covers a row queued by an audit still running then): one primary-key probe each.
         select d.id, d.next_attempt_at, w.url, w.api_key_id
         from webhooks as w
+        join api_keys as k on k.id = w.api_key_id and k.revoked_at is null
         cross join lateral (
           select q.id, q.next_attempt_at from webhook_deliveries as q
           where q.webhook_id = w.id and q.state = 'pending' and q.next_attempt_at <= ${now}

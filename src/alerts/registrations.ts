@@ -150,6 +150,12 @@ export async function listRegistrations(db: Kysely<Database>, apiKeyId: string):
   return rows.map(registrationOf);
 }
 
+/** An admin's delete: any key's registration (a revoked key's too, which its key can no longer reach); false if none. */
+export async function deleteAnyRegistration(db: Kysely<Database>, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('webhooks').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
 /** Deletes the key's registration (its pending deliveries and attempts go with it); false if not the key's. */
 export async function deleteRegistration(db: Kysely<Database>, apiKeyId: string, id: string): Promise<boolean> {
   const result = await db.deleteFrom('webhooks').where('id', '=', id).where('api_key_id', '=', apiKeyId).executeTakeFirst();

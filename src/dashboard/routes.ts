@@ -17,7 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { Type, type Static } from 'typebox';
-import { listAllRegistrations, listAttempts, findOwnedRegistration, type OwnedRegistration, type LatestAttempt } from '../alerts/registrations.ts';
+import { deleteAnyRegistration, listAllRegistrations, listAttempts, findOwnedRegistration, type OwnedRegistration, type LatestAttempt } from '../alerts/registrations.ts';
 import { deliveriesOfAttempts, resendDelivery } from '../alerts/resend.ts';
 import { latestAuditsByOrigin } from '../audit/audit-store.ts';
 import { BRANCHES } from '../audit/control.ts';
@@ -56,8 +56,9 @@ const PILLARS = BRANCHES.map((id) => ({ id, name: PILLAR_TITLES[id] }));
 
 /** Fixed messages a redirect may ask the overview to show: a forged link can show only these. */
 const NOTICES = {
-  'key-revoked': 'The key is revoked: requests that carry it now get 401.',
+  'key-revoked': 'The key is revoked: requests that carry it now get 401. Its webhooks send nothing more (their pending deliveries are failed); delete them from their pages.',
   'key-already-revoked': 'That key was already revoked.',
+  'webhook-deleted': 'The webhook is deleted, with its pending deliveries and its attempts.',
 } as const;
 type NoticeId = keyof typeof NOTICES;
 
@@ -542,6 +543,39 @@ export function dashboardRoutes(deps: DashboardDeps) {
         request.server.deliveryWorker?.notify();
         request.log.info({ webhookId: id, resentFrom: deliveryId, attemptNumber: result.attemptNumber, userId: session.userId }, 'webhook delivery requeued from the dashboard');
         return reply.redirect(`/dashboard/webhooks/${id}?notice=resent#attempts`, 303);
+      },
+    );
+
+    typed.post(
+      '/webhooks/:id/delete',
+      {
+        onRequest: requireAdminPage,
+        preHandler: requireCsrf,
+        schema: {
+          ...DASHBOARD,
+          summary: 'Delete a webhook',
+          description:
+            'Form field `_csrf`. Deletes any key’s registration, as DELETE /api/v1/alerts/webhook/{id} does for its own key: its ' +
+            'pending deliveries are not sent and its attempts go with it. The way to remove a revoked key’s webhooks, which no ' +
+            'API key can reach. Redirects to the overview, which says so.',
+          params: IdParams,
+          body: CsrfForm,
+          response: {
+            ...FORM_PAGES,
+            303: redirect('Deleted: to the overview, which says so; or no session: to /dashboard/login.'),
+            404: html('No registration has this id (it may have been deleted already).'),
+          },
+        },
+      },
+      async (request, reply) => {
+        const session = request.adminSession!;
+        const { id } = request.params;
+        if (!(UUID.test(id) && (await deleteAnyRegistration(db, id)))) {
+          return message(reply, 404, { title: 'Not found', session: signedIn(session), heading: 'Webhook not found', message: 'No webhook has this id; it may have been deleted already.' });
+        }
+        request.log.info({ webhookId: id, userId: session.userId }, 'webhook deleted from the dashboard');
+        const notice: NoticeId = 'webhook-deleted';
+        return reply.redirect(`/dashboard?notice=${notice}#webhooks`, 303);
       },
     );
 
