@@ -146,6 +146,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           'A pass means a visible signal was found; what static HTML cannot prove is an inconclusive warning. ' +
           'Every error body is `{"errors":{field:message}}` for input problems (400) or `{"error":message}` otherwise, ' +
           'including requests refused before routing (400 malformed request, 408 request timeout, 413, 417, 431). ' +
+          'A request body is JSON under `Content-Type: application/json`; any other type is a 400 ' +
+          '`{"errors":{"body":"Content-Type must be application/json"}}`, and a key `__proto__` (or `constructor` holding ' +
+          '`prototype`) is a 400 naming it. Integer query parameters take decimal digits only (`1.5`, `1e2`, `+1`, `0x10` are a 400). ' +
+          'Every /api/ answer carries `Cache-Control: no-store`. ' +
           `Headers must arrive within ${config.http.headersTimeoutMs} ms and a whole request within ${config.http.requestTimeoutMs} ms.`,
       },
       components: {

@@ -77,6 +77,19 @@ describe('Cache-Control: no-store on every /api/ answer', () => {
     }
   });
 
+  test('the OpenAPI description documents the header on every /api/ answer, and only there', async () => {
+    const spec = (await service.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>>;
+    };
+    for (const [path, byMethod] of Object.entries(spec.paths)) {
+      for (const [method, operation] of Object.entries(byMethod)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          assert.equal(Boolean(response.headers?.['Cache-Control']), path.startsWith('/api/'), `${method} ${path} ${status}`);
+        }
+      }
+    }
+  });
+
   test('near miss: the health probes are not API answers', async () => {
     const response = await service.app.inject({ method: 'GET', url: '/healthz' });
     assert.equal(response.headers['cache-control'], undefined);
