@@ -476,7 +476,9 @@ export function dashboardRoutes(deps: DashboardDeps) {
         const deliveryColumn = (attemptId: string) => {
           const delivery = deliveries.get(attemptId);
           if (!delivery?.newest) return null;
-          return delivery.state === 'pending' ? 'pending' : 'resend';
+          if (delivery.state === 'pending') return 'pending';
+          // A resent delivery of a revoked key would wait forever: the worker never claims its rows.
+          return key?.revokedAt ? 'revoked' : 'resend';
         };
         return page(
           reply,
@@ -519,15 +521,25 @@ export function dashboardRoutes(deps: DashboardDeps) {
             ...FORM_PAGES,
             303: redirect('Requeued: to the webhook page, which says so; or no session: to /dashboard/login.'),
             404: html('No such registration, or no try with this `deliveryId` in it.'),
-            409: html('The delivery is pending (waiting for a retry, or being sent): nothing changed.'),
+            409: html('The delivery is pending (waiting for a retry, or being sent), or the webhook’s key is revoked: nothing changed.'),
           },
         },
       },
       async (request, reply) => {
         const session = request.adminSession!;
         const { id, deliveryId } = request.params;
-        const result = UUID.test(id) && UUID.test(deliveryId) ? await resendDelivery(db, { webhookId: id, attemptId: deliveryId }) : ({ outcome: 'not found' } as const);
         const back = { href: `/dashboard/webhooks/${encodeURIComponent(id)}#attempts`, text: 'Back to the webhook’s attempts' };
+        const registration = UUID.test(id) ? await findOwnedRegistration(db, id) : undefined;
+        if (registration && (await getApiKey(db, registration.keyId))?.revokedAt) {
+          return message(reply, 409, {
+            title: 'Key revoked',
+            session: signedIn(session),
+            heading: 'The webhook’s key is revoked',
+            message: 'A revoked key’s webhooks send nothing, so the delivery was not queued again. Delete the webhook from its page if it is no longer wanted.',
+            link: back,
+          });
+        }
+        const result = registration && UUID.test(deliveryId) ? await resendDelivery(db, { webhookId: id, attemptId: deliveryId }) : ({ outcome: 'not found' } as const);
         if (result.outcome === 'not found') {
           return message(reply, 404, { title: 'Not found', session: signedIn(session), heading: 'Attempt not found', message: 'This webhook has no delivery try with this id; the webhook may have been deleted by its key.' });
         }

@@ -124,8 +124,11 @@ export interface WebhookPage extends PageBase {
     auditId: string;
     attemptNumber: number;
     responseBody: string | null;
-    /** On the delivery's newest try: `resend` when it is finished (delivered or failed), `pending` while it waits or is sent. */
-    delivery: 'resend' | 'pending' | null;
+    /**
+     * On the delivery's newest try: `resend` when it is finished (delivered or failed), `pending`
+     * while it waits or is sent, `revoked` when finished but the owner key is revoked (never sent again).
+     */
+    delivery: 'resend' | 'pending' | 'revoked' | null;
   })[];
   /** Link to the next (older) page of attempts. */
   olderHref: string | null;

@@ -377,7 +377,13 @@ describe('webhooks of a revoked key', () => {
     assert.deepEqual(await deliveriesOf(other.webhookId), [{ id: other.deliveryId, state: 'pending' }], 'another key’s delivery is untouched');
     const page = main((await request({ method: 'GET', url: `/dashboard/webhooks/${webhookId}`, cookie: admin.cookie })).body);
     assert.match(page, /<span class="failed">failed<\/span><br>API key revoked/);
-    assert.equal(page.includes('/resend'), true, 'the failed delivery is listed like any other');
+    assert.equal(page.includes('/resend'), false, 'no Resend: a revoked key’s deliveries are never sent');
+    assert.match(page, /<td>Key revoked: not resent<\/td>/);
+    const attemptId = (await fx.database.db.selectFrom('webhook_attempts').select('id').where('delivery_id', '=', deliveryId).executeTakeFirstOrThrow()).id;
+    const resend = await request({ method: 'POST', url: `/dashboard/webhooks/${webhookId}/attempts/${attemptId}/resend`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken }) });
+    assert.equal(resend.statusCode, 409);
+    assert.match(main(resend.body), /The webhook’s key is revoked/);
+    assert.deepEqual(await deliveriesOf(webhookId), [{ id: deliveryId, state: 'failed' }], 'nothing requeued');
 
     const audit = await app().inject({ method: 'POST', url: '/api/v1/audit', headers: { 'x-api-key': key.rawKey }, payload: { branch: 'privacy', url: fx.service.pageUrl('/tracked') } });
     assert.equal(audit.statusCode, 401);
