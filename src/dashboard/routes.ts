@@ -17,7 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { Type, type Static } from 'typebox';
-import { deleteAnyRegistration, listAllRegistrations, listAttempts, findOwnedRegistration, type OwnedRegistration, type LatestAttempt } from '../alerts/registrations.ts';
+import { deleteAnyRegistration, setRegistrationPaused, listAllRegistrations, listAttempts, findOwnedRegistration, type OwnedRegistration, type LatestAttempt } from '../alerts/registrations.ts';
 import { deliveriesOfAttempts, resendDelivery } from '../alerts/resend.ts';
 import { latestAuditsByOrigin } from '../audit/audit-store.ts';
 import { BRANCHES } from '../audit/control.ts';
@@ -65,6 +65,8 @@ type NoticeId = keyof typeof NOTICES;
 /** The same for the webhook page. */
 const WEBHOOK_NOTICES = {
   resent: 'The event is queued to be sent again: its try appears here, newest first, once the receiver has answered (reload the page).',
+  paused: 'The webhook is paused: nothing is sent to it until it is resumed. Events of new audits wait in the outbox meanwhile.',
+  resumed: 'The webhook is resumed: the events that waited are sent now.',
 } as const;
 type WebhookNoticeId = keyof typeof WEBHOOK_NOTICES;
 
@@ -152,6 +154,7 @@ function webhookView(registration: OwnedRegistration, labels: ReadonlyMap<string
     owner: { display: registration.keyPrefix, label: labels.get(registration.keyId) ?? null },
     verifiedAt: moment(registration.verifiedAt),
     latestAttempt: registration.latestAttempt ? attemptView(registration.latestAttempt) : null,
+    pausedAt: registration.pausedAt ? moment(registration.pausedAt) : null,
   };
 }
 
@@ -557,6 +560,43 @@ export function dashboardRoutes(deps: DashboardDeps) {
         return reply.redirect(`/dashboard/webhooks/${id}?notice=resent#attempts`, 303);
       },
     );
+
+    for (const action of ['pause', 'resume'] as const) {
+      typed.post(
+        `/webhooks/:id/${action}`,
+        {
+          onRequest: requireAdminPage,
+          preHandler: requireCsrf,
+          schema: {
+            ...DASHBOARD,
+            summary: action === 'pause' ? 'Pause a webhook' : 'Resume a paused webhook',
+            description:
+              action === 'pause'
+                ? 'Form field `_csrf`. Any key’s registration: the delivery worker sends nothing to it (no first try, no retry) until ' +
+                  'it is resumed; events of new audits still queue. A try already being sent finishes. Redirects to the webhook page.'
+                : 'Form field `_csrf`. The deliveries that waited are due at once (their retry schedule is kept). Redirects to the webhook page.',
+            params: IdParams,
+            body: CsrfForm,
+            response: {
+              ...FORM_PAGES,
+              303: redirect(`${action === 'pause' ? 'Paused' : 'Resumed'} (or already so): to the webhook page, which says so; or no session: to /dashboard/login.`),
+              404: html('No registration has this id.'),
+            },
+          },
+        },
+        async (request, reply) => {
+          const session = request.adminSession!;
+          const { id } = request.params;
+          if (!(UUID.test(id) && (await setRegistrationPaused(db, id, action === 'pause')))) {
+            return message(reply, 404, { title: 'Not found', session: signedIn(session), heading: 'Webhook not found', message: 'No webhook has this id; it may have been deleted.' });
+          }
+          if (action === 'resume') request.server.deliveryWorker?.notify();
+          request.log.info({ webhookId: id, userId: session.userId }, `webhook ${action === 'pause' ? 'paused' : 'resumed'} from the dashboard`);
+          const notice: WebhookNoticeId = action === 'pause' ? 'paused' : 'resumed';
+          return reply.redirect(`/dashboard/webhooks/${id}?notice=${notice}`, 303);
+        },
+      );
+    }
 
     typed.post(
       '/webhooks/:id/delete',

@@ -69,6 +69,8 @@ export interface WebhookView {
   owner: { display: string; label: string | null };
   verifiedAt: Moment;
   latestAttempt: AttemptView | null;
+  /** Since when an admin has paused it; null while it delivers. */
+  pausedAt: Moment | null;
 }
 
 export interface PillarView {

@@ -191,8 +191,11 @@ describe('CSRF: every form that changes something needs the session’s token', 
     { name: 'revoke key', url: `/dashboard/keys/${fx.owner.id}/revoke`, fields: {} },
     { name: 'log out', url: '/dashboard/logout', fields: {} },
     { name: 'delete webhook', url: `/dashboard/webhooks/${fx.webhook.id}/delete`, fields: {} },
+    { name: 'pause webhook', url: `/dashboard/webhooks/${fx.webhook.id}/pause`, fields: {} },
   ];
-  const webhookKept = async () => (await fx.database.db.selectFrom('webhooks').select('id').where('id', '=', fx.webhook.id).executeTakeFirst()) !== undefined;
+  /** The fixture's webhook is still there and not paused. */
+  const webhookKept = async () =>
+    (await fx.database.db.selectFrom('webhooks').select('paused_at').where('id', '=', fx.webhook.id).executeTakeFirst())?.paused_at === null;
 
   test('missing, empty, near-miss, another session’s token: 403 page, nothing changed', async () => {
     const other = await createAdminCookie(fx.database.db);
@@ -408,11 +411,52 @@ describe('webhooks of a revoked key', () => {
     assert.equal((await request({ method: 'GET', url: `/dashboard/webhooks/${webhookId}`, cookie: admin.cookie })).statusCode, 404);
   });
 
-  test('deleting an unknown, malformed or already deleted webhook is a 404 page', async () => {
+  test('pause: nothing is sent to the webhook, new audits’ events wait; resume: they are sent', async () => {
+    const key = await createApiKey(fx.database.db, 'paused-owner');
+    const path = '/receiver?for=paused';
+    const registered = await app().inject({
+      method: 'POST',
+      url: '/api/v1/alerts/webhook',
+      headers: { 'x-api-key': key.rawKey },
+      payload: { url: fx.service.pageUrl(path), trigger: { severity: 'medium', branch: 'privacy' } },
+    });
+    const webhookId = registered.json().id as string;
+    const events = () => fx.service.fixture.requests.filter((r) => r.path === path && JSON.parse(r.body).type === 'svc.audit.failure');
+
+    const paused = await request({ method: 'POST', url: `/dashboard/webhooks/${webhookId}/pause`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken }) });
+    assert.equal(paused.statusCode, 303);
+    assert.equal(paused.headers.location, `/dashboard/webhooks/${webhookId}?notice=paused`);
+    const page = main((await request({ method: 'GET', url: paused.headers.location, cookie: admin.cookie })).body);
+    assert.match(page, /The webhook is paused: nothing is sent to it until it is resumed\./);
+    assert.match(page, /Paused since <time/);
+    assert.match(page, /Resume deliveries/);
+
+    const audit = await app().inject({ method: 'POST', url: '/api/v1/audit', headers: { 'x-api-key': key.rawKey }, payload: { branch: 'privacy', url: fx.service.pageUrl('/tracked') } });
+    assert.equal(audit.statusCode, 201);
+    assert.equal(await fx.service.app.deliveryWorker!.drain(), 0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual((await deliveriesOf(webhookId)).map((d) => d.state), ['pending'], 'queued, waiting');
+    assert.equal(events().length, 0, 'nothing sent while paused');
+
+    const resumed = await request({ method: 'POST', url: `/dashboard/webhooks/${webhookId}/resume`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken }) });
+    assert.equal(resumed.statusCode, 303);
+    assert.equal(resumed.headers.location, `/dashboard/webhooks/${webhookId}?notice=resumed`);
+    const deadline = Date.now() + 10_000;
+    while ((await deliveriesOf(webhookId))[0]!.state !== 'delivered') {
+      assert.ok(Date.now() < deadline, 'delivered after the resume');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(events().length, 1);
+    assert.match(main((await request({ method: 'GET', url: `/dashboard/webhooks/${webhookId}`, cookie: admin.cookie })).body), /Pause deliveries/);
+  });
+
+  test('deleting, pausing or resuming an unknown or malformed webhook is a 404 page', async () => {
     for (const id of ['00000000-0000-4000-8000-000000000000', 'nope']) {
-      const res = await request({ method: 'POST', url: `/dashboard/webhooks/${id}/delete`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken }) });
-      assert.equal(res.statusCode, 404, id);
-      assert.match(main(res.body), /Webhook not found/);
+      for (const action of ['delete', 'pause', 'resume']) {
+        const res = await request({ method: 'POST', url: `/dashboard/webhooks/${id}/${action}`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken }) });
+        assert.equal(res.statusCode, 404, `${action} ${id}`);
+        assert.match(main(res.body), /Webhook not found/);
+      }
     }
   });
 });
