@@ -9,6 +9,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
 import { DatabaseUnavailableError } from './db/unavailable.ts';
 import { clientErrorHandler, handleError, registerErrorHandlers } from './http/errors.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
 import { documentCommonAnswers, HealthBody } from './http/openapi.ts';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit.ts';
 import { adminWebhookRoutes } from './http/routes/admin-webhooks.ts';
@@ -122,7 +123,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Answered before its body arrived (a 401 or 429 from onRequest, say): close the connection
     // rather than keep reading, and later time out, an upload nobody will use.
     if (!request.raw.complete) reply.header('Connection', 'close');
+    // Every API answer is about one caller (a key's audits and webhooks, a session's CSRF token) or
+    // refuses one: no cache, shared or private, may keep it. Unauthenticated answers too (a 401, a
+    // 403): deciding per answer would make a forgotten case cacheable, and nothing is lost.
+    if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
   });
+  registerJsonBodyParser(app);
   // A client that gives up is routine, whatever stage its request reached: info, never error.
   app.addHook('onRequestAbort', async (request) => {
     request.log.info('client closed the connection before the answer');
@@ -140,6 +146,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           'A pass means a visible signal was found; what static HTML cannot prove is an inconclusive warning. ' +
           'Every error body is `{"errors":{field:message}}` for input problems (400) or `{"error":message}` otherwise, ' +
           'including requests refused before routing (400 malformed request, 408 request timeout, 413, 417, 431). ' +
+          'A request body is JSON under `Content-Type: application/json`; any other type is a 400 ' +
+          '`{"errors":{"body":"Content-Type must be application/json"}}`, and a key `__proto__` (or `constructor` holding ' +
+          '`prototype`) is a 400 naming it. Integer query parameters take decimal digits only (`1.5`, `1e2`, `+1`, `0x10` are a 400). ' +
+          'Every /api/ answer carries `Cache-Control: no-store`. ' +
           `Headers must arrive within ${config.http.headersTimeoutMs} ms and a whole request within ${config.http.requestTimeoutMs} ms.`,
       },
       components: {

@@ -146,8 +146,12 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       ), candidates as (
         -- No registration can take more than the destination bound, so its first few due rows
         -- are all a claim needs to look at: an index probe each, however long the backlog.
+        -- A revoked key's registrations send nothing (revocation failed their pending rows; this
+        -- covers a row queued by an audit still running then): one primary-key probe each. A
+        -- paused registration's rows wait for its resume.
         select d.id, d.next_attempt_at, w.url, w.api_key_id
         from webhooks as w
+        join api_keys as k on k.id = w.api_key_id and k.revoked_at is null
         cross join lateral (
           select q.id, q.next_attempt_at from webhook_deliveries as q
           where q.webhook_id = w.id and q.state = 'pending' and q.next_attempt_at <= ${now}
@@ -155,6 +159,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
           order by q.next_attempt_at, q.id
           limit ${perDestination}
         ) as d
+        where w.paused_at is null
       ), by_destination as (
         select c.id, c.next_attempt_at, c.api_key_id,
           coalesce(pd.n, 0) + row_number() over (partition by c.url order by c.next_attempt_at, c.id) as destination_slot

@@ -20,6 +20,8 @@ export const FAILURE_REASONS = {
   tls: 'TLS error',
   connection: 'connection failed',
   legacy: 'no signing secret (legacy registration)',
+  /** Recorded at revocation for each of the key's pending deliveries, nothing sent (src/auth/api-keys.ts). */
+  revoked: 'API key revoked',
 } as const;
 
 export const nonSuccessReason = (status: number): string => `non-2xx response (status ${status})`;

@@ -150,6 +150,22 @@ export async function listRegistrations(db: Kysely<Database>, apiKeyId: string):
   return rows.map(registrationOf);
 }
 
+/** An admin's pause or resume of any key's registration; false if there is none. */
+export async function setRegistrationPaused(db: Kysely<Database>, id: string, paused: boolean): Promise<boolean> {
+  const result = await db
+    .updateTable('webhooks')
+    .set({ paused_at: paused ? sql<Date>`coalesce(paused_at, now())` : null })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** An admin's delete: any key's registration (a revoked key's too, which its key can no longer reach); false if none. */
+export async function deleteAnyRegistration(db: Kysely<Database>, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('webhooks').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
 /** Deletes the key's registration (its pending deliveries and attempts go with it); false if not the key's. */
 export async function deleteRegistration(db: Kysely<Database>, apiKeyId: string, id: string): Promise<boolean> {
   const result = await db.deleteFrom('webhooks').where('id', '=', id).where('api_key_id', '=', apiKeyId).executeTakeFirst();
@@ -199,6 +215,8 @@ export interface OwnedRegistration extends Registration {
   keyId: string;
   /** The key's display form (`ask_AbCd`, `sha256:1a2b3c4d`): never the key, its hash or the challenge. */
   keyPrefix: string;
+  /** When an admin paused it (the dashboard only): its deliveries wait until it is resumed. */
+  pausedAt: Date | null;
 }
 
 /** One page of every key's registrations, newest first (created_at desc, id desc), for admins. */
@@ -235,10 +253,10 @@ function selectOwned(db: Kysely<Database>) {
     .selectFrom('webhooks as w')
     .innerJoin('api_keys as k', 'k.id', 'w.api_key_id')
     .leftJoin('webhook_attempts as a', 'a.id', 'w.latest_attempt_id')
-    .select(['w.id', 'w.url', 'w.trigger_severity', 'w.trigger_branch', 'w.verified_at', 'w.created_at', 'k.id as key_id', 'k.display'])
+    .select(['w.id', 'w.url', 'w.trigger_severity', 'w.trigger_branch', 'w.verified_at', 'w.created_at', 'w.paused_at', 'k.id as key_id', 'k.display'])
     .select(['a.id as attempt_id', 'a.outcome', 'a.status_code', 'a.reason', 'a.attempted_at', 'a.duration_ms']);
 }
 
-function ownedRegistrationOf(row: RegistrationRow & { key_id: string; display: string }): OwnedRegistration {
-  return { ...registrationOf(row), keyId: row.key_id, keyPrefix: row.display };
+function ownedRegistrationOf(row: RegistrationRow & { key_id: string; display: string; paused_at: Date | null }): OwnedRegistration {
+  return { ...registrationOf(row), keyId: row.key_id, keyPrefix: row.display, pausedAt: row.paused_at };
 }

@@ -1,8 +1,9 @@
 // API keys are high-entropy secrets, so a fast SHA-256 under a unique index is the right store:
 // the raw key is never persisted, logged or returned after `create` prints it once.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { BaseLogger } from 'pino';
+import { FAILURE_REASONS } from '../alerts/outbound.ts';
 import type { Database } from '../db/schema.ts';
 
 export interface ApiKeyIdentity {
@@ -145,16 +146,39 @@ export async function getApiKey(db: Kysely<Database>, id: string): Promise<ApiKe
 
 export type RevokeResult = 'revoked' | 'already-revoked' | 'not-found';
 
+/**
+ * Revokes the key and, in the same statement, ends its webhook deliveries: each pending one (due
+ * later, or being sent now) becomes failed with one attempt of reason "API key revoked", nothing
+ * sent, and its registration's latestAttempt points at it. The registrations stay, for the record
+ * and for an admin to delete. A try already on the wire still reaches its receiver; its outcome is
+ * not recorded (the lease it held is gone). The delivery worker's claim skips a revoked key's
+ * rows, so an event queued by an audit that was running at revocation is never sent either.
+ */
 export async function revokeApiKey(db: Kysely<Database>, id: string): Promise<RevokeResult> {
   if (!UUID.test(id)) return 'not-found';
-  const updated = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: new Date() })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .returning('id')
-    .executeTakeFirst();
-  if (updated) return 'revoked';
+  const now = new Date();
+  const { rows } = await sql<{ id: string }>`
+    with revoked as (
+      update api_keys set revoked_at = ${now} where id = ${id} and revoked_at is null returning id
+    ), ended as (
+      update webhook_deliveries as d
+      set state = 'failed', attempts = d.attempts + 1, next_attempt_at = ${now}, locked_until = null, lease = null
+      from webhooks as w, revoked as k
+      where w.id = d.webhook_id and w.api_key_id = k.id and d.state = 'pending'
+      returning d.id, d.webhook_id, d.attempts
+    ), recorded as (
+      insert into webhook_attempts (id, delivery_id, webhook_id, attempt_number, outcome, status_code, reason, duration_ms, response_body, attempted_at)
+      select gen_random_uuid(), e.id, e.webhook_id, e.attempts, 'failed', null, ${FAILURE_REASONS.revoked}, 0, null, ${now}
+      from ended as e
+      returning id, webhook_id
+    ), moved as (
+      update webhooks as w set latest_attempt_id = r.id
+      from (select distinct on (webhook_id) id, webhook_id from recorded order by webhook_id, id) as r
+      where w.id = r.webhook_id
+    )
+    select id from revoked
+  `.execute(db);
+  if (rows.length > 0) return 'revoked';
   const exists = await db.selectFrom('api_keys').select('id').where('id', '=', id).executeTakeFirst();
   return exists ? 'already-revoked' : 'not-found';
 }

@@ -18,7 +18,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { Type, type Static } from 'typebox';
-import { listAllRegistrations, listAttempts, findOwnedRegistration, type OwnedRegistration, type LatestAttempt } from '../alerts/registrations.ts';
+import { deleteAnyRegistration, setRegistrationPaused, listAllRegistrations, listAttempts, findOwnedRegistration, type OwnedRegistration, type LatestAttempt } from '../alerts/registrations.ts';
 import { deliveriesOfAttempts, resendDelivery } from '../alerts/resend.ts';
 import { latestAuditsByOrigin } from '../audit/audit-store.ts';
 import { BRANCHES } from '../audit/control.ts';
@@ -71,14 +71,17 @@ const PILLARS = BRANCHES.map((id) => ({ id, name: PILLAR_TITLES[id] }));
 
 /** Fixed messages a redirect may ask the overview to show: a forged link can show only these. */
 const NOTICES = {
-  'key-revoked': 'The key is revoked: requests that carry it now get 401.',
+  'key-revoked': 'The key is revoked: requests that carry it now get 401. Its webhooks send nothing more (their pending deliveries are failed); delete them from their pages.',
   'key-already-revoked': 'That key was already revoked.',
+  'webhook-deleted': 'The webhook is deleted, with its pending deliveries and its attempts.',
 } as const;
 type NoticeId = keyof typeof NOTICES;
 
 /** The same for the webhook page. */
 const WEBHOOK_NOTICES = {
   resent: 'The event is queued to be sent again: its try appears here, newest first, once the receiver has answered (reload the page).',
+  paused: 'The webhook is paused: nothing is sent to it until it is resumed. Events of new audits wait in the outbox meanwhile.',
+  resumed: 'The webhook is resumed: the events that waited are sent now.',
 } as const;
 type WebhookNoticeId = keyof typeof WEBHOOK_NOTICES;
 
@@ -169,6 +172,7 @@ function webhookView(registration: OwnedRegistration, labels: ReadonlyMap<string
     owner: { display: registration.keyPrefix, label: labels.get(registration.keyId) ?? null },
     verifiedAt: moment(registration.verifiedAt),
     latestAttempt: registration.latestAttempt ? attemptView(registration.latestAttempt) : null,
+    pausedAt: registration.pausedAt ? moment(registration.pausedAt) : null,
   };
 }
 
@@ -513,7 +517,9 @@ export function dashboardRoutes(deps: DashboardDeps) {
         const deliveryColumn = (attemptId: string) => {
           const delivery = deliveries.get(attemptId);
           if (!delivery?.newest) return null;
-          return delivery.state === 'pending' ? 'pending' : 'resend';
+          if (delivery.state === 'pending') return 'pending';
+          // A resent delivery of a revoked key would wait forever: the worker never claims its rows.
+          return key?.revokedAt ? 'revoked' : 'resend';
         };
         return page(
           reply,
@@ -556,15 +562,25 @@ export function dashboardRoutes(deps: DashboardDeps) {
             ...FORM_PAGES,
             303: redirect('Requeued: to the webhook page, which says so; or no session: to /dashboard/login.'),
             404: html('No such registration, or no try with this `deliveryId` in it.'),
-            409: html('The delivery is pending (waiting for a retry, or being sent): nothing changed.'),
+            409: html('The delivery is pending (waiting for a retry, or being sent), or the webhook’s key is revoked: nothing changed.'),
           },
         },
       },
       async (request, reply) => {
         const session = request.adminSession!;
         const { id, deliveryId } = request.params;
-        const result = UUID.test(id) && UUID.test(deliveryId) ? await resendDelivery(db, { webhookId: id, attemptId: deliveryId }) : ({ outcome: 'not found' } as const);
         const back = { href: `/dashboard/webhooks/${encodeURIComponent(id)}#attempts`, text: 'Back to the webhook’s attempts' };
+        const registration = UUID.test(id) ? await findOwnedRegistration(db, id) : undefined;
+        if (registration && (await getApiKey(db, registration.keyId))?.revokedAt) {
+          return message(reply, 409, {
+            title: 'Key revoked',
+            session: signedIn(session),
+            heading: 'The webhook’s key is revoked',
+            message: 'A revoked key’s webhooks send nothing, so the delivery was not queued again. Delete the webhook from its page if it is no longer wanted.',
+            link: back,
+          });
+        }
+        const result = registration && UUID.test(deliveryId) ? await resendDelivery(db, { webhookId: id, attemptId: deliveryId }) : ({ outcome: 'not found' } as const);
         if (result.outcome === 'not found') {
           return message(reply, 404, { title: 'Not found', session: signedIn(session), heading: 'Attempt not found', message: 'This webhook has no delivery try with this id; the webhook may have been deleted by its key.' });
         }
@@ -580,6 +596,76 @@ export function dashboardRoutes(deps: DashboardDeps) {
         request.server.deliveryWorker?.notify();
         request.log.info({ webhookId: id, resentFrom: deliveryId, attemptNumber: result.attemptNumber, userId: session.userId }, 'webhook delivery requeued from the dashboard');
         return reply.redirect(`/dashboard/webhooks/${id}?notice=resent#attempts`, 303);
+      },
+    );
+
+    for (const action of ['pause', 'resume'] as const) {
+      typed.post(
+        `/webhooks/:id/${action}`,
+        {
+          onRequest: requireAdminPage,
+          preHandler: requireCsrf,
+          schema: {
+            ...DASHBOARD,
+            summary: action === 'pause' ? 'Pause a webhook' : 'Resume a paused webhook',
+            description:
+              action === 'pause'
+                ? 'Form field `_csrf`. Any key’s registration: the delivery worker sends nothing to it (no first try, no retry) until ' +
+                  'it is resumed; events of new audits still queue. A try already being sent finishes. Redirects to the webhook page.'
+                : 'Form field `_csrf`. The deliveries that waited are due at once (their retry schedule is kept). Redirects to the webhook page.',
+            params: IdParams,
+            body: CsrfForm,
+            response: {
+              ...FORM_PAGES,
+              303: redirect(`${action === 'pause' ? 'Paused' : 'Resumed'} (or already so): to the webhook page, which says so; or no session: to /dashboard/login.`),
+              404: html('No registration has this id.'),
+            },
+          },
+        },
+        async (request, reply) => {
+          const session = request.adminSession!;
+          const { id } = request.params;
+          if (!(UUID.test(id) && (await setRegistrationPaused(db, id, action === 'pause')))) {
+            return message(reply, 404, { title: 'Not found', session: signedIn(session), heading: 'Webhook not found', message: 'No webhook has this id; it may have been deleted.' });
+          }
+          if (action === 'resume') request.server.deliveryWorker?.notify();
+          request.log.info({ webhookId: id, userId: session.userId }, `webhook ${action === 'pause' ? 'paused' : 'resumed'} from the dashboard`);
+          const notice: WebhookNoticeId = action === 'pause' ? 'paused' : 'resumed';
+          return reply.redirect(`/dashboard/webhooks/${id}?notice=${notice}`, 303);
+        },
+      );
+    }
+
+    typed.post(
+      '/webhooks/:id/delete',
+      {
+        onRequest: requireAdminPage,
+        preHandler: requireCsrf,
+        schema: {
+          ...DASHBOARD,
+          summary: 'Delete a webhook',
+          description:
+            'Form field `_csrf`. Deletes any key’s registration, as DELETE /api/v1/alerts/webhook/{id} does for its own key: its ' +
+            'pending deliveries are not sent and its attempts go with it. The way to remove a revoked key’s webhooks, which no ' +
+            'API key can reach. Redirects to the overview, which says so.',
+          params: IdParams,
+          body: CsrfForm,
+          response: {
+            ...FORM_PAGES,
+            303: redirect('Deleted: to the overview, which says so; or no session: to /dashboard/login.'),
+            404: html('No registration has this id (it may have been deleted already).'),
+          },
+        },
+      },
+      async (request, reply) => {
+        const session = request.adminSession!;
+        const { id } = request.params;
+        if (!(UUID.test(id) && (await deleteAnyRegistration(db, id)))) {
+          return message(reply, 404, { title: 'Not found', session: signedIn(session), heading: 'Webhook not found', message: 'No webhook has this id; it may have been deleted already.' });
+        }
+        request.log.info({ webhookId: id, userId: session.userId }, 'webhook deleted from the dashboard');
+        const notice: NoticeId = 'webhook-deleted';
+        return reply.redirect(`/dashboard?notice=${notice}#webhooks`, 303);
       },
     );
 

@@ -69,6 +69,8 @@ export interface WebhookView {
   owner: { display: string; label: string | null };
   verifiedAt: Moment;
   latestAttempt: AttemptView | null;
+  /** Since when an admin has paused it; null while it delivers. */
+  pausedAt: Moment | null;
 }
 
 export interface PillarView {
@@ -124,8 +126,11 @@ export interface WebhookPage extends PageBase {
     auditId: string;
     attemptNumber: number;
     responseBody: string | null;
-    /** On the delivery's newest try: `resend` when it is finished (delivered or failed), `pending` while it waits or is sent. */
-    delivery: 'resend' | 'pending' | null;
+    /**
+     * On the delivery's newest try: `resend` when it is finished (delivered or failed), `pending`
+     * while it waits or is sent, `revoked` when finished but the owner key is revoked (never sent again).
+     */
+    delivery: 'resend' | 'pending' | 'revoked' | null;
   })[];
   /** Link to the next (older) page of attempts. */
   olderHref: string | null;

@@ -11,6 +11,7 @@ import * as findingSource from './migrations/0006_finding_source.ts';
 import * as usersSessions from './migrations/0007_users_sessions.ts';
 import * as remediationTickets from './migrations/0008_remediation_tickets.ts';
 import * as deliveryFairness from './migrations/0009_delivery_fairness.ts';
+import * as webhookPause from './migrations/0011_webhook_pause.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0007_users_sessions': usersSessions,
   '0008_remediation_tickets': remediationTickets,
   '0009_delivery_fairness': deliveryFairness,
+  '0011_webhook_pause': webhookPause,
 };
 
 /**

@@ -84,6 +84,8 @@ export interface WebhooksTable {
   verified_at: Date;
   created_at: CreatedAt;
   latest_attempt_id: string | null;
+  /** Set while an admin has paused the registration: the delivery worker claims none of its rows. */
+  paused_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface WebhookDeliveriesTable {

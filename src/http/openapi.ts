@@ -32,7 +32,7 @@ type TransformObject = NonNullable<FastifyDynamicSwaggerOptions['transformObject
 
 /**
  * @fastify/swagger's transformObject, for what every operation shares: X-Request-Id on every
- * response (the onSend hook in app.ts sets it), and the 400 that any route gives a request the
+ * response and Cache-Control on every /api/ one (the onSend hook in app.ts sets both), and the 400 that any route gives a request the
  * HTTP layer refuses (no Host header, a malformed request line or header).
  */
 export const documentCommonAnswers: TransformObject = (document) => {
@@ -45,11 +45,14 @@ export const documentCommonAnswers: TransformObject = (document) => {
         description: 'The HTTP layer refused the request (no Host header, a malformed request line or header).',
         content: { 'application/json': { schema: MALFORMED_REQUEST, example: { error: 'malformed request' } } },
       };
-      if (route.startsWith('/api/')) responses['503'] ??= SERVICE_UNAVAILABLE;
+      const api = route.startsWith('/api/');
+      if (api) responses['503'] ??= SERVICE_UNAVAILABLE;
       for (const response of Object.values(responses)) {
         response.headers = {
           ...response.headers,
           'X-Request-Id': { schema: { type: 'string' }, description: 'The request’s id, also on the operator’s log lines for it.' },
+          // The onSend hook in app.ts sets it on every /api/ answer.
+          ...(api ? { 'Cache-Control': { schema: { type: 'string', const: 'no-store' }, description: 'Every API answer is about one caller: never cached.' } } : {}),
         };
       }
     }

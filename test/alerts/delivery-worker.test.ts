@@ -9,7 +9,7 @@ import { createDeliveryWorker, type DeliveryWorker } from '../../src/alerts/deli
 import { listAttempts, listRegistrations } from '../../src/alerts/registrations.ts';
 import type { StoredEvent } from '../../src/alerts/signing.ts';
 import { verifySignature } from '../../src/alerts/verify-signature.ts';
-import { createApiKey } from '../../src/auth/api-keys.ts';
+import { createApiKey, revokeApiKey } from '../../src/auth/api-keys.ts';
 import { createAddressPolicy, parseCidrList, parseStaticResolve } from '../../src/net/address-policy.ts';
 import { createSafeFetcher, type SafeFetcher } from '../../src/net/safe-fetch.ts';
 import { openTestDatabase, usingPostgres, type TestDatabase } from '../support/db.ts';
@@ -79,13 +79,13 @@ function worker(clock: () => Date, options: { schedule?: number[]; random?: () =
 }
 
 /** A registration and an audit with one pending delivery to it, inserted directly. */
-async function pendingDelivery(path: string, options: { challenge?: string | null; at?: Date } = {}) {
+async function pendingDelivery(path: string, options: { challenge?: string | null; at?: Date; apiKeyId?: string } = {}) {
   const webhookId = randomUUID();
   await database.db
     .insertInto('webhooks')
     .values({
       id: webhookId,
-      api_key_id: keyId,
+      api_key_id: options.apiKeyId ?? keyId,
       url: fixture.url(HOST, path),
       trigger_branch: 'privacy',
       trigger_severity: 'high',
@@ -283,6 +283,39 @@ describe('retries', () => {
     clock.advance(86_400_000);
     assert.equal(await worker(clock.now).drain(), 0);
     assert.equal((await attemptsOf(webhookId)).length, 1);
+  });
+});
+
+describe('a revoked key', () => {
+  test('revocation fails its pending deliveries, each with one attempt "API key revoked" and nothing sent; another key’s are sent', async () => {
+    const clock = fakeClock();
+    const revoked = (await createApiKey(database.db, 'to revoke')).id;
+    const due = await pendingDelivery('/revoked-due', { apiKeyId: revoked });
+    const later = await pendingDelivery('/revoked-later', { apiKeyId: revoked, at: new Date(T0.getTime() + 60_000) });
+    const kept = await pendingDelivery('/kept');
+    assert.equal(await revokeApiKey(database.db, revoked), 'revoked');
+
+    for (const { webhookId, deliveryId } of [due, later]) {
+      const row = await delivery(deliveryId);
+      assert.deepEqual([row.state, row.attempts, row.lease, row.locked_until], ['failed', 1, null, null]);
+      const attempts = (await listAttempts(database.db, revoked, webhookId, { limit: 10 }))!.attempts;
+      assert.deepEqual(attempts.map((a) => [a.outcome, a.statusCode, a.reason, a.attemptNumber, a.responseBody]), [['failed', null, 'API key revoked', 1, null]]);
+      const registration = (await listRegistrations(database.db, revoked)).find((r) => r.id === webhookId)!;
+      assert.equal(registration.latestAttempt?.reason, 'API key revoked');
+    }
+    assert.equal(await worker(clock.now).drain(), 1, 'only the other key’s delivery');
+    assert.equal(received(kept.path).length, 1);
+    assert.equal(received(due.path).length + received(later.path).length, 0);
+  });
+
+  test('the claim never takes a revoked key’s row (one queued by an audit still running at revocation)', async () => {
+    const clock = fakeClock();
+    const revoked = (await createApiKey(database.db, 'revoked first')).id;
+    assert.equal(await revokeApiKey(database.db, revoked), 'revoked');
+    const late = await pendingDelivery('/queued-after-revocation', { apiKeyId: revoked });
+    assert.equal(await worker(clock.now).drain(), 0);
+    assert.equal(received(late.path).length, 0);
+    assert.equal((await delivery(late.deliveryId)).state, 'pending');
   });
 });
 

@@ -129,10 +129,22 @@ describe('dashboard in Chromium', browserSuite(), () => {
       page.waitForURL(`${base}/dashboard?notice=key-revoked#keys`),
       page.getByRole('button', { name: new RegExp(`^Revoke ${display} `) }).click(),
     ]);
-    assert.equal(await page.locator('.notice').textContent(), 'The key is revoked: requests that carry it now get 401.');
+    assert.equal(
+      await page.locator('.notice').textContent(),
+      'The key is revoked: requests that carry it now get 401. Its webhooks send nothing more (their pending deliveries are failed); delete them from their pages.',
+    );
     assert.match(await page.locator('#keys ~ .table-wrap tbody tr', { hasText: display }).innerText(), /Revoked \d{4}-/);
     const api = await fetch(`${base}/api/v1/audits`, { headers: { 'x-api-key': rawKey } });
     assert.equal(api.status, 401);
+  });
+
+  test('delete a webhook from its page: the overview says so and lists it no more', async () => {
+    await page.goto(`${base}/dashboard/webhooks/${fx.webhook.id}`);
+    await Promise.all([page.waitForURL(`${base}/dashboard?notice=webhook-deleted#webhooks`), page.getByRole('button', { name: 'Delete this webhook' }).click()]);
+    assert.equal(await page.locator('.notice').textContent(), 'The webhook is deleted, with its pending deliveries and its attempts.');
+    assert.equal(await page.locator('#webhooks ~ .table-wrap tbody tr', { hasText: fx.webhook.url }).count(), 0);
+    const gone = await page.goto(`${base}/dashboard/webhooks/${fx.webhook.id}`);
+    assert.equal(gone?.status(), 404);
   });
 
   test('download a report: a missing pillar is said beside the form; with all three, a one-page PDF downloads', async () => {

@@ -2,6 +2,7 @@
 // which page, the CSRF check on every form, the security headers on every answer, key creation
 // and revocation, the webhook and audit data shown, HTML escaping, and no secret in any log line.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { parseSetCookie } from 'cookie';
 import { createApiKey, getApiKey } from '../../src/auth/api-keys.ts';
@@ -195,7 +196,12 @@ describe('CSRF: every form that changes something needs the session’s token', 
     { name: 'create key', url: '/dashboard/keys', fields: { _once: formOnce(), label: 'csrf probe' } },
     { name: 'revoke key', url: `/dashboard/keys/${fx.owner.id}/revoke`, fields: {} },
     { name: 'log out', url: '/dashboard/logout', fields: {} },
+    { name: 'delete webhook', url: `/dashboard/webhooks/${fx.webhook.id}/delete`, fields: {} },
+    { name: 'pause webhook', url: `/dashboard/webhooks/${fx.webhook.id}/pause`, fields: {} },
   ];
+  /** The fixture's webhook is still there and not paused. */
+  const webhookKept = async () =>
+    (await fx.database.db.selectFrom('webhooks').select('paused_at').where('id', '=', fx.webhook.id).executeTakeFirst())?.paused_at === null;
 
   test('missing, empty, near-miss, another session’s token: 403 page, nothing changed', async () => {
     const other = await createAdminCookie(fx.database.db);
@@ -217,6 +223,7 @@ describe('CSRF: every form that changes something needs the session’s token', 
     }
     assert.equal((await fx.database.db.selectFrom('api_keys').select('id').where('label', '=', 'csrf probe').execute()).length, 0);
     assert.equal((await getApiKey(fx.database.db, fx.owner.id))!.revokedAt, null);
+    assert.ok(await webhookKept());
     assert.equal((await request({ method: 'GET', url: '/dashboard', cookie: admin.cookie })).statusCode, 200, 'still signed in');
   });
 
@@ -227,6 +234,7 @@ describe('CSRF: every form that changes something needs the session’s token', 
       assert.equal(res.headers.location, '/dashboard/login');
     }
     assert.equal((await getApiKey(fx.database.db, fx.owner.id))!.revokedAt, null);
+    assert.ok(await webhookKept());
   });
 
   test('only small HTML forms are read: JSON is 415, a repeated or unknown field or an overlong label is 400', async () => {
@@ -339,6 +347,123 @@ describe('API keys', () => {
     assert.equal(res.statusCode, 200);
     assert.equal(res.body.includes('phish'), false);
     assert.equal(res.body.includes('class="notice"'), false);
+  });
+});
+
+describe('webhooks of a revoked key', () => {
+  /** A key with a registration and one delivery waiting for a later retry (not due: the worker leaves it). */
+  async function keyWithPendingDelivery(label: string) {
+    const key = await createApiKey(fx.database.db, label);
+    const registered = await app().inject({
+      method: 'POST',
+      url: '/api/v1/alerts/webhook',
+      headers: { 'x-api-key': key.rawKey },
+      payload: { url: fx.service.pageUrl(`/receiver?for=${label}`), trigger: { severity: 'medium', branch: 'privacy' } },
+    });
+    assert.equal(registered.statusCode, 201, registered.body);
+    const webhookId = registered.json().id as string;
+    const { id: auditId } = await fx.database.db.selectFrom('audits').select('id').executeTakeFirstOrThrow();
+    const deliveryId = randomUUID();
+    await fx.database.db
+      .insertInto('webhook_deliveries')
+      .values({ id: deliveryId, webhook_id: webhookId, audit_id: auditId, event: '{}', next_attempt_at: new Date(Date.now() + 3_600_000) })
+      .execute();
+    return { key, webhookId, deliveryId };
+  }
+  const deliveriesOf = (webhookId: string) =>
+    fx.database.db.selectFrom('webhook_deliveries').select(['id', 'state']).where('webhook_id', '=', webhookId).orderBy('created_at').execute();
+
+  test('revoking the key fails its pending delivery (“API key revoked”, nothing sent); its audits queue nothing more', async () => {
+    const { key, webhookId, deliveryId } = await keyWithPendingDelivery('revoked-owner');
+    const other = await keyWithPendingDelivery('other-owner');
+    const sentBefore = fx.service.fixture.requests.length;
+    const res = await request({ method: 'POST', url: `/dashboard/keys/${key.id}/revoke`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken }) });
+    assert.equal(res.statusCode, 303);
+    const list = await request({ method: 'GET', url: '/dashboard?notice=key-revoked', cookie: admin.cookie });
+    assert.match(main(list.body), /Its webhooks send nothing more/);
+
+    assert.deepEqual(await deliveriesOf(webhookId), [{ id: deliveryId, state: 'failed' }]);
+    assert.deepEqual(await deliveriesOf(other.webhookId), [{ id: other.deliveryId, state: 'pending' }], 'another key’s delivery is untouched');
+    const page = main((await request({ method: 'GET', url: `/dashboard/webhooks/${webhookId}`, cookie: admin.cookie })).body);
+    assert.match(page, /<span class="failed">failed<\/span><br>API key revoked/);
+    assert.equal(page.includes('/resend'), false, 'no Resend: a revoked key’s deliveries are never sent');
+    assert.match(page, /<td>Key revoked: not resent<\/td>/);
+    const attemptId = (await fx.database.db.selectFrom('webhook_attempts').select('id').where('delivery_id', '=', deliveryId).executeTakeFirstOrThrow()).id;
+    const resend = await request({ method: 'POST', url: `/dashboard/webhooks/${webhookId}/attempts/${attemptId}/resend`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken }) });
+    assert.equal(resend.statusCode, 409);
+    assert.match(main(resend.body), /The webhook’s key is revoked/);
+    assert.deepEqual(await deliveriesOf(webhookId), [{ id: deliveryId, state: 'failed' }], 'nothing requeued');
+
+    const audit = await app().inject({ method: 'POST', url: '/api/v1/audit', headers: { 'x-api-key': key.rawKey }, payload: { branch: 'privacy', url: fx.service.pageUrl('/tracked') } });
+    assert.equal(audit.statusCode, 401);
+    assert.equal((await deliveriesOf(webhookId)).length, 1, 'nothing queued');
+    assert.equal(fx.service.fixture.requests.length, sentBefore, 'nothing sent');
+  });
+
+  test('an admin deletes any key’s webhook from its page: 303 to the overview, which says so; gone with its deliveries', async () => {
+    const { key, webhookId } = await keyWithPendingDelivery('deleted-hook');
+    await request({ method: 'POST', url: `/dashboard/keys/${key.id}/revoke`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken }) });
+    const page = await request({ method: 'GET', url: `/dashboard/webhooks/${webhookId}`, cookie: admin.cookie });
+    assert.ok(main(page.body).includes(`<form method="post" action="/dashboard/webhooks/${webhookId}/delete"><input type="hidden" name="_csrf" value="${admin.csrfToken}">`));
+
+    const res = await request({ method: 'POST', url: `/dashboard/webhooks/${webhookId}/delete`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken }) });
+    assert.equal(res.statusCode, 303);
+    assert.equal(res.headers.location, '/dashboard?notice=webhook-deleted#webhooks');
+    assertSecurityHeaders(res, 'delete webhook');
+    const overview = await request({ method: 'GET', url: '/dashboard?notice=webhook-deleted', cookie: admin.cookie });
+    assert.match(main(overview.body), /The webhook is deleted, with its pending deliveries and its attempts\./);
+    assert.equal(overview.body.includes(`/dashboard/webhooks/${webhookId}`), false);
+    assert.deepEqual(await deliveriesOf(webhookId), []);
+    assert.equal((await request({ method: 'GET', url: `/dashboard/webhooks/${webhookId}`, cookie: admin.cookie })).statusCode, 404);
+  });
+
+  test('pause: nothing is sent to the webhook, new audits’ events wait; resume: they are sent', async () => {
+    const key = await createApiKey(fx.database.db, 'paused-owner');
+    const path = '/receiver?for=paused';
+    const registered = await app().inject({
+      method: 'POST',
+      url: '/api/v1/alerts/webhook',
+      headers: { 'x-api-key': key.rawKey },
+      payload: { url: fx.service.pageUrl(path), trigger: { severity: 'medium', branch: 'privacy' } },
+    });
+    const webhookId = registered.json().id as string;
+    const events = () => fx.service.fixture.requests.filter((r) => r.path === path && JSON.parse(r.body).type === 'svc.audit.failure');
+
+    const paused = await request({ method: 'POST', url: `/dashboard/webhooks/${webhookId}/pause`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken }) });
+    assert.equal(paused.statusCode, 303);
+    assert.equal(paused.headers.location, `/dashboard/webhooks/${webhookId}?notice=paused`);
+    const page = main((await request({ method: 'GET', url: paused.headers.location, cookie: admin.cookie })).body);
+    assert.match(page, /The webhook is paused: nothing is sent to it until it is resumed\./);
+    assert.match(page, /Paused since <time/);
+    assert.match(page, /Resume deliveries/);
+
+    const audit = await app().inject({ method: 'POST', url: '/api/v1/audit', headers: { 'x-api-key': key.rawKey }, payload: { branch: 'privacy', url: fx.service.pageUrl('/tracked') } });
+    assert.equal(audit.statusCode, 201);
+    assert.equal(await fx.service.app.deliveryWorker!.drain(), 0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual((await deliveriesOf(webhookId)).map((d) => d.state), ['pending'], 'queued, waiting');
+    assert.equal(events().length, 0, 'nothing sent while paused');
+
+    const resumed = await request({ method: 'POST', url: `/dashboard/webhooks/${webhookId}/resume`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken }) });
+    assert.equal(resumed.statusCode, 303);
+    assert.equal(resumed.headers.location, `/dashboard/webhooks/${webhookId}?notice=resumed`);
+    const deadline = Date.now() + 10_000;
+    while ((await deliveriesOf(webhookId))[0]!.state !== 'delivered') {
+      assert.ok(Date.now() < deadline, 'delivered after the resume');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(events().length, 1);
+    assert.match(main((await request({ method: 'GET', url: `/dashboard/webhooks/${webhookId}`, cookie: admin.cookie })).body), /Pause deliveries/);
+  });
+
+  test('deleting, pausing or resuming an unknown or malformed webhook is a 404 page', async () => {
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'nope']) {
+      for (const action of ['delete', 'pause', 'resume']) {
+        const res = await request({ method: 'POST', url: `/dashboard/webhooks/${id}/${action}`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken }) });
+        assert.equal(res.statusCode, 404, `${action} ${id}`);
+        assert.match(main(res.body), /Webhook not found/);
+      }
+    }
   });
 });
 

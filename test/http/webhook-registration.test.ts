@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createApiKey } from '../../src/auth/api-keys.ts';
+import { createRateLimiter } from '../../src/http/rate-limit.ts';
 import { openTestDatabase, type TestDatabase } from '../support/db.ts';
 import type { RecordedRequest } from '../support/https-fixture.ts';
 import { FIXTURE_HOST, startTestService, type TestService } from '../support/service.ts';
@@ -248,12 +249,19 @@ describe('own registrations', () => {
 });
 
 describe('rate limit', () => {
-  test('registration attempts past AUDIT_WEBHOOK_RATE_LIMIT get the audit route’s 429, before anything is sent', async () => {
+  test('registration attempts past the webhook rate limit get the audit route’s 429, before anything is sent', async () => {
     const limited = await startTestService({
       database,
       fixture: service.fixture,
       routes: {},
-      env: { AUDIT_RESOLVE: RESOLVE, AUDIT_WEBHOOK_RATE_LIMIT: '2', AUDIT_WEBHOOK_RATE_WINDOW_SECONDS: '3600' },
+      env: { AUDIT_RESOLVE: RESOLVE },
+      // A clock that stands still: the three requests share one window wherever the real boundary falls.
+      webhookRateLimiter: createRateLimiter(
+        database.db,
+        { limit: 2, windowSeconds: 3600 },
+        () => new Date('2026-03-01T10:30:00Z'),
+        'webhook_rate_limit_windows',
+      ),
     });
     try {
       const key = await newKey();

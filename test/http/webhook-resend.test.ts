@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import { listenForDeliveries } from '../../src/alerts/listen.ts';
 import { resendDelivery } from '../../src/alerts/resend.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
+import { createRateLimiter } from '../../src/http/rate-limit.ts';
 import { openTestDatabase, usingPostgres, type TestDatabase } from '../support/db.ts';
 import type { RecordedRequest } from '../support/https-fixture.ts';
 import { startTestService, type TestService } from '../support/service.ts';
@@ -31,7 +32,14 @@ before(async () => {
   service = await startTestService({
     database,
     // One retry 1 ms after the first try: the schedule is used up after two tries.
-    env: { AUDIT_WEBHOOK_RETRY_SCHEDULE: '1ms', AUDIT_WEBHOOK_RATE_LIMIT: String(RATE_LIMIT), AUDIT_RATE_LIMIT: '1000' },
+    env: { AUDIT_WEBHOOK_RETRY_SCHEDULE: '1ms', AUDIT_RATE_LIMIT: '1000' },
+    // A clock that stands still: the budget test's requests share one window wherever the real boundary falls.
+    webhookRateLimiter: createRateLimiter(
+      database.db,
+      { limit: RATE_LIMIT, windowSeconds: 60 },
+      () => new Date('2026-03-01T10:00:15Z'),
+      'webhook_rate_limit_windows',
+    ),
     delivery: { pollIntervalMs: 20 },
     routes: {
       '/tracked': (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(TRACKED),
