@@ -96,7 +96,45 @@ export async function ensureSeedKey(
   return { id: keyId, status: 'present' };
 }
 
+// ---- Labels: free text that operators read in a terminal (`keys list`) and in the dashboard ----
+
+/** The dashboard's bound since it had a form, now everywhere; counted in code points. */
+export const API_KEY_LABEL_MAX_LENGTH = 200;
+
+/**
+ * Characters a label may not hold: controls (C0 with tab and newline, DEL, C1), which break the
+ * CLI's tab-separated lines and drive a terminal (escape sequences, bell); the bidirectional
+ * controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), which reorder what is shown
+ * ("invoice \u202Efdp.exe" reads "invoice exe.pdf"); and the line and paragraph separators.
+ */
+const LABEL_FORBIDDEN = /[\p{Cc}\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+
+export type LabelCheck = { ok: true; label: string | null } | { ok: false; problem: string };
+
+/** A label as typed (trimmed; blank means none), or why it is refused, for "The label …". */
+export function checkApiKeyLabel(raw: string | undefined | null): LabelCheck {
+  const label = raw?.trim() ?? '';
+  if (label === '') return { ok: true, label: null };
+  const length = [...label].length;
+  if (length > API_KEY_LABEL_MAX_LENGTH) {
+    return { ok: false, problem: `must be at most ${API_KEY_LABEL_MAX_LENGTH} characters long (got ${length})` };
+  }
+  const forbidden = LABEL_FORBIDDEN.exec(label);
+  if (forbidden) {
+    const codePoint = `U+${forbidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    return { ok: false, problem: `must not contain control or text-direction characters (tab, newline, escape, bidi overrides…); found ${codePoint}` };
+  }
+  return { ok: true, label };
+}
+
+/** Callers check labels first (their messages differ); this catches one that did not. */
+function assertLabel(label: string | null): void {
+  const check = checkApiKeyLabel(label);
+  if (!check.ok || check.label !== label) throw new TypeError(`an unchecked API key label reached the store: it ${check.ok ? 'is not trimmed' : check.problem}`);
+}
+
 export async function createApiKey(db: Kysely<Database>, label: string | null): Promise<{ id: string; rawKey: string }> {
+  assertLabel(label);
   const rawKey = generateRawKey();
   const { id } = await insertKey(db, hashApiKey(rawKey), generatedKeyDisplay(rawKey), label);
   return { id, rawKey };
@@ -108,6 +146,7 @@ export async function createApiKey(db: Kysely<Database>, label: string | null): 
  * learns it was already made, without its raw value, which exists nowhere any more.
  */
 export async function createApiKeyOnce(db: Kysely<Database>, id: string, label: string | null): Promise<{ id: string; rawKey: string } | 'exists'> {
+  assertLabel(label);
   const rawKey = generateRawKey();
   const inserted = await db
     .insertInto('api_keys')
