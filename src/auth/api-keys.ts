@@ -4,6 +4,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { BaseLogger } from 'pino';
 import type { Database } from '../db/schema.ts';
+import { codePointName, DISRUPTIVE_CHARACTER } from '../unsafe-text.ts';
 
 export interface ApiKeyIdentity {
   id: string;
@@ -101,14 +102,6 @@ export async function ensureSeedKey(
 /** The dashboard's bound since it had a form, now everywhere; counted in code points. */
 export const API_KEY_LABEL_MAX_LENGTH = 200;
 
-/**
- * Characters a label may not hold: controls (C0 with tab and newline, DEL, C1), which break the
- * CLI's tab-separated lines and drive a terminal (escape sequences, bell); the bidirectional
- * controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), which reorder what is shown
- * ("invoice \u202Efdp.exe" reads "invoice exe.pdf"); and the line and paragraph separators.
- */
-const LABEL_FORBIDDEN = /[\p{Cc}\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
-
 export type LabelCheck = { ok: true; label: string | null } | { ok: false; problem: string };
 
 /** A label as typed (trimmed; blank means none), or why it is refused, for "The label …". */
@@ -119,10 +112,11 @@ export function checkApiKeyLabel(raw: string | undefined | null): LabelCheck {
   if (length > API_KEY_LABEL_MAX_LENGTH) {
     return { ok: false, problem: `must be at most ${API_KEY_LABEL_MAX_LENGTH} characters long (got ${length})` };
   }
-  const forbidden = LABEL_FORBIDDEN.exec(label);
+  // They would split the CLI's tab-separated lines, drive the operator's terminal, or make the
+  // dashboard show another name than the one stored (see unsafe-text.ts).
+  const forbidden = DISRUPTIVE_CHARACTER.exec(label);
   if (forbidden) {
-    const codePoint = `U+${forbidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-    return { ok: false, problem: `must not contain control or text-direction characters (tab, newline, escape, bidi overrides…); found ${codePoint}` };
+    return { ok: false, problem: `must not contain control or text-direction characters (tab, newline, escape, bidi overrides…); found ${codePointName(forbidden[0])}` };
   }
   return { ok: true, label };
 }
