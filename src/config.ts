@@ -2,11 +2,11 @@
 // table; a bad value stops the process at start with a message naming the variable.
 import os from 'node:os';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { DEFAULT_MAX_IN_FLIGHT_PER_DESTINATION, DEFAULT_MAX_IN_FLIGHT_PER_KEY } from './alerts/delivery-worker.ts';
 import { DEFAULT_CRAWL_LIMITS } from './audit/crawl.ts';
 import { emailProblem, normaliseEmail, passwordProblem } from './auth/users.ts';
 import type { DatabaseBounds } from './db/connect.ts';
-import ipaddr from 'ipaddr.js';
 import { parseCidrList, parseStaticResolve, type Cidr } from './net/address-policy.ts';
 
 export interface Config {
