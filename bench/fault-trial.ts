@@ -93,6 +93,8 @@ async function main() {
       AUDIT_SEED_API_KEY: rawKey,
       AUDIT_RESOLVE: `${HOST}=127.0.0.1`,
       AUDIT_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+      // Loopback on purpose: the fixtures listen on 127.0.0.1.
+      AUDIT_ALLOW_PRIVATE_NETWORKS_UNSAFE: 'true',
       AUDIT_RATE_LIMIT: '1000000',
       NODE_EXTRA_CA_CERTS: caFile,
       LOG_LEVEL: 'warn',

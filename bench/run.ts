@@ -218,6 +218,8 @@ interface ServiceUnderTest {
 const SERVICE_ENV = {
   AUDIT_RESOLVE: 'bench.test=127.0.0.1',
   AUDIT_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+  // Loopback on purpose: the fixtures listen on 127.0.0.1.
+  AUDIT_ALLOW_PRIVATE_NETWORKS_UNSAFE: 'true',
   AUDIT_RATE_LIMIT: '1000000',
   LOG_LEVEL: 'warn',
 };

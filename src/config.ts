@@ -2,6 +2,7 @@
 // table; a bad value stops the process at start with a message naming the variable.
 import os from 'node:os';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { DEFAULT_MAX_IN_FLIGHT_PER_DESTINATION, DEFAULT_MAX_IN_FLIGHT_PER_KEY } from './alerts/delivery-worker.ts';
 import { DEFAULT_CRAWL_LIMITS } from './audit/crawl.ts';
 import { emailProblem, normaliseEmail, passwordProblem } from './auth/users.ts';
@@ -167,6 +168,91 @@ function parsed<T>(env: Env, name: string, parse: (value: string) => T, fallback
   }
 }
 
+// ---- AUDIT_ALLOW_PRIVATE_NETWORKS: entries that open far more than an intranet (issue 17) ------
+// The allow-list exists for intranet audits. An entry that reaches this machine, the cloud's
+// credential endpoints or the whole address space turns every API key into a way into them, and is
+// nearly always a typo or a copied example: it stops the start unless a second setting says it is
+// meant. The acknowledgement is a separate variable, not a suffix on the entry, so that a list
+// pasted from elsewhere cannot carry its own consent.
+
+export const UNSAFE_ACKNOWLEDGEMENT = 'AUDIT_ALLOW_PRIVATE_NETWORKS_UNSAFE';
+
+interface RiskyRange {
+  readonly range: [ipaddr.IPv4 | ipaddr.IPv6, number];
+  /** What an entry overlapping this range opens, for the message. */
+  readonly what: string;
+}
+
+const risky = (cidr: string, what: string): RiskyRange => ({ range: ipaddr.parseCIDR(cidr), what });
+
+// Metadata addresses serve the instance's cloud credentials to any process that asks:
+// 169.254.169.254 (AWS, Google Cloud, Azure, Oracle, DigitalOcean, OpenStack), AWS's IPv6 one and
+// its container credential endpoints (ECS task role, EKS Pod Identity), Alibaba Cloud's.
+const RISKY_RANGES: readonly RiskyRange[] = [
+  risky('::ffff:0:0/96', 'every IPv4 address (IPv4-mapped ::ffff:0:0/96)'),
+  risky('0.0.0.0/32', 'the unspecified address 0.0.0.0 (Linux dials it as this machine)'),
+  risky('::/128', 'the unspecified address :: (dialled as this machine)'),
+  risky('127.0.0.0/8', 'loopback 127.0.0.0/8 (this machine)'),
+  risky('::1/128', 'loopback ::1 (this machine)'),
+  risky('169.254.169.254/32', 'the cloud metadata address 169.254.169.254 (instance credentials)'),
+  risky('fd00:ec2::254/128', 'the AWS metadata address fd00:ec2::254 (instance credentials)'),
+  risky('169.254.170.2/32', 'the AWS ECS credential address 169.254.170.2'),
+  risky('169.254.170.23/32', 'the AWS EKS Pod Identity address 169.254.170.23'),
+  risky('fd00:ec2::23/128', 'the AWS EKS Pod Identity address fd00:ec2::23'),
+  risky('100.100.100.200/32', 'the Alibaba Cloud metadata address 100.100.100.200'),
+];
+
+/** Wider than this many prefix bits (a /8 of IPv4, a /32 of IPv6) is logged at start. */
+const WIDE_PREFIX = { ipv4: 8, ipv6: 32 } as const;
+
+/** Whether CIDR `outer` contains every address of `inner`. */
+function contains(outer: RiskyRange['range'], inner: RiskyRange['range']): boolean {
+  return outer[0].kind() === inner[0].kind() && outer[1] <= inner[1] && inner[0].match(outer);
+}
+
+/** Whether two CIDRs share an address: one of them contains the other. */
+const overlaps = (a: RiskyRange['range'], b: RiskyRange['range']) => contains(a, b) || contains(b, a);
+
+/** What an allow-list entry opens beyond an intranet, or an empty list. */
+function risksOf(entry: Cidr): string[] {
+  const kind = entry.range[0].kind();
+  if (entry.range[1] === 0) return [kind === 'ipv4' ? 'every IPv4 address' : 'every IPv6 address'];
+  return RISKY_RANGES.filter((row) => overlaps(entry.range, row.range)).map((row) => row.what);
+}
+
+const listed = (items: string[]) => (items.length === 1 ? items[0]! : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+
+/**
+ * Refuses dangerous entries unless acknowledged; returns the start-up warnings: acknowledged
+ * dangerous entries, wide ones, and an acknowledgement with nothing to acknowledge (left set, it
+ * would silently let a later mistake through).
+ */
+function checkAllowList(entries: Cidr[], acknowledged: boolean): string[] {
+  const notices: string[] = [];
+  let needed = false;
+  for (const entry of entries) {
+    const risks = risksOf(entry);
+    if (risks.length > 0) {
+      needed = true;
+      const covers = `AUDIT_ALLOW_PRIVATE_NETWORKS entry ${entry.text} covers ${listed(risks)}`;
+      if (!acknowledged) {
+        throw new ConfigError(
+          `${covers}: audited URLs could reach it, which is almost always a mistake. ` +
+            `Remove the entry, or set ${UNSAFE_ACKNOWLEDGEMENT}=true to allow it anyway`,
+        );
+      }
+      notices.push(`${covers}; allowed because ${UNSAFE_ACKNOWLEDGEMENT}=true`);
+    } else if (entry.range[1] < WIDE_PREFIX[entry.range[0].kind()]) {
+      const unit = entry.range[0].kind() === 'ipv4' ? '/8' : '/32';
+      notices.push(`AUDIT_ALLOW_PRIVATE_NETWORKS entry ${entry.text} is wider than a ${unit}: check that it is the network you meant`);
+    }
+  }
+  if (acknowledged && !needed) {
+    notices.push(`${UNSAFE_ACKNOWLEDGEMENT}=true acknowledges nothing (no entry needs it): unset it, so that a mistaken entry added later is refused`);
+  }
+  return notices;
+}
+
 const SEED_API_KEY_MIN_LENGTH = 32;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -320,6 +406,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxInFlightPerDestination: integer(env, 'AUDIT_WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION', DEFAULT_MAX_IN_FLIGHT_PER_DESTINATION, 1, 10_000),
     maxInFlightPerKey: integer(env, 'AUDIT_WEBHOOK_MAX_IN_FLIGHT_PER_KEY', DEFAULT_MAX_IN_FLIGHT_PER_KEY, 1, 10_000),
   };
+  const allowPrivateNetworks = parsed(env, 'AUDIT_ALLOW_PRIVATE_NETWORKS', parseCidrList, []);
+  notices.push(...checkAllowList(allowPrivateNetworks, parsed(env, UNSAFE_ACKNOWLEDGEMENT, parseBoolean, false)));
   // The embedded database admits one process: with delivery off in the server, nothing would send.
   if (webhooks.worker === 'off' && !env.DATABASE_URL?.trim()) {
     throw new ConfigError('AUDIT_WEBHOOK_WORKER=off needs DATABASE_URL: on the embedded database delivery runs in the server process');
@@ -346,7 +434,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     analysis: loadAnalysisConfig(env),
     ai: loadAiConfig(env),
-    allowPrivateNetworks: parsed(env, 'AUDIT_ALLOW_PRIVATE_NETWORKS', parseCidrList, []),
+    allowPrivateNetworks,
     trustProxy: parsed(env, 'AUDIT_TRUST_PROXY', (value) => parseCidrList(value).map((cidr) => cidr.text), []),
     staticResolve: parsed(env, 'AUDIT_RESOLVE', parseStaticResolve, new Map()),
     http,

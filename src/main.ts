@@ -5,7 +5,7 @@
 // with one line and the usage on stderr; a failure exits 1 with one line; `--help` exits 0.
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { buildApp } from './app.ts';
-import { createApiKey, ensureSeedKey, getApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from './auth/api-keys.ts';
+import { checkApiKeyLabel, createApiKey, ensureSeedKey, getApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from './auth/api-keys.ts';
 import {
   createUser,
   disableUser,
@@ -23,6 +23,7 @@ import {
   type User,
 } from './auth/users.ts';
 import { PasswordInputError, readNewPassword } from './cli/read-password.ts';
+import { terminalJson, terminalText } from './cli/terminal-text.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/connect.ts';
 import { DataDirLockedError } from './db/dir-lock.ts';
@@ -140,8 +141,10 @@ async function migrate(): Promise<number> {
   return 0;
 }
 
-async function createKey(label: string | undefined): Promise<number> {
-  const created = await withDatabase((d) => createApiKey(d.db, label ?? null));
+async function createKey(rawLabel: string | undefined): Promise<number> {
+  const checked = checkApiKeyLabel(rawLabel);
+  if (!checked.ok) throw new InputError(`--label ${checked.problem}; no key was created`);
+  const created = await withDatabase((d) => createApiKey(d.db, checked.label));
   console.log(`Created API key ${created.id}. Store it now: it is shown only once and cannot be recovered.`);
   console.log(created.rawKey);
   return 0;
@@ -159,7 +162,7 @@ function keyJson(row: ApiKeyRow) {
 }
 
 function printJson(value: unknown): void {
-  console.log(JSON.stringify(value, null, 2));
+  console.log(terminalJson(value));
 }
 
 async function listKeys(json: boolean | undefined): Promise<number> {
@@ -169,14 +172,14 @@ async function listKeys(json: boolean | undefined): Promise<number> {
     return 0;
   }
   console.log(['id', 'display', 'created', 'revoked', 'label'].join('\t'));
-  for (const row of rows) console.log([row.id, row.display, row.createdAt, row.revokedAt ?? '-', row.label ?? ''].join('\t'));
+  for (const row of rows) console.log([row.id, row.display, row.createdAt, row.revokedAt ?? '-', row.label ?? ''].map(terminalText).join('\t'));
   return 0;
 }
 
 async function showKey(id: string, json: boolean | undefined): Promise<number> {
   const row = await withDatabase((d) => getApiKey(d.db, id));
   if (!row) {
-    console.error(`No key with id ${id}.`);
+    console.error(`No key with id ${terminalText(id)}.`);
     return 1;
   }
   const key = keyJson(row);
@@ -184,15 +187,13 @@ async function showKey(id: string, json: boolean | undefined): Promise<number> {
     printJson(key);
     return 0;
   }
-  for (const [field, value] of Object.entries(key)) console.log(`${field.padEnd(11)}${value ?? '-'}`);
+  for (const [field, value] of Object.entries(key)) console.log(`${field.padEnd(11)}${terminalText(value ?? '-')}`);
   return 0;
 }
 
 async function revokeKey(id: string): Promise<number> {
   const result = await withDatabase((d) => revokeApiKey(d.db, id));
-  const messages = { revoked: `Revoked ${id}.`, 'already-revoked': `${id} was already revoked.`, 'not-found': `No key with id ${id}.` };
-  (result === 'not-found' ? console.error : console.log)(messages[result]);
-  return result === 'not-found' ? 1 : 0;
+  return report(result, { revoked: `Revoked ${id}.`, 'already-revoked': `${id} was already revoked.`, 'not-found': `No key with id ${id}.` });
 }
 
 // ---- users: dashboard accounts. Passwords come from AUDIT_NEW_USER_PASSWORD or stdin, never argv.
@@ -227,10 +228,10 @@ async function createUserCommand(values: CommandValues): Promise<number> {
   const password = await newPassword(email);
   const created = await withDatabase((d) => createUser(d.db, { email, role, password }));
   if (created === 'email taken') {
-    console.error(`A user with email ${email.trim().toLowerCase()} already exists.`);
+    console.error(`A user with email ${terminalText(email.trim().toLowerCase())} already exists.`);
     return 1;
   }
-  console.log(`Created ${created.role} ${created.email} (${created.id}).`);
+  console.log(`Created ${created.role} ${terminalText(created.email)} (${created.id}).`);
   return 0;
 }
 
@@ -246,13 +247,13 @@ async function listUsersCommand(json: boolean | undefined): Promise<number> {
     return 0;
   }
   console.log(['id', 'email', 'role', 'created', 'disabled'].join('\t'));
-  for (const row of rows) console.log([row.id, row.email, row.role, row.createdAt, row.disabledAt ?? '-'].join('\t'));
+  for (const row of rows) console.log([row.id, row.email, row.role, row.createdAt, row.disabledAt ?? '-'].map(terminalText).join('\t'));
   return 0;
 }
 
-/** Prints the outcome's message; `not-found` goes to stderr and exits 1. */
+/** Prints the outcome's message (escaped: it names what the operator typed); `not-found` goes to stderr and exits 1. */
 function report(result: string, messages: Record<string, string>): number {
-  (result === 'not-found' ? console.error : console.log)(messages[result]);
+  (result === 'not-found' ? console.error : console.log)(terminalText(messages[result]!));
   return result === 'not-found' ? 1 : 0;
 }
 

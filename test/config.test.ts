@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -27,12 +28,97 @@ test('values are read and parsed', () => {
     AUDIT_RATE_WINDOW_SECONDS: '1',
     AUDIT_RESOLVE: 'a.test=127.0.0.1,a.test=::1',
     AUDIT_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8, ::1/128',
+    AUDIT_ALLOW_PRIVATE_NETWORKS_UNSAFE: 'true',
   });
   assert.equal(config.port, 8080);
   assert.equal(config.seedApiKey, 'a-seed-key-of-exactly-32-chars-x');
   assert.deepEqual(config.rateLimit, { limit: 1000, windowSeconds: 1 });
   assert.deepEqual(config.staticResolve.get('a.test'), ['127.0.0.1', '::1']);
   assert.equal(config.allowPrivateNetworks.length, 2);
+});
+
+// Each entry alone: refused without the acknowledgement, with a message naming the entry, what it
+// covers and the setting; accepted with it, and then logged at start.
+const dangerous: [entry: string, covers: RegExp][] = [
+  ['0.0.0.0/0', /every IPv4 address/],
+  ['::/0', /every IPv6 address/],
+  ['0::0/0', /every IPv6 address/],
+  ['::ffff:0:0/95', /every IPv4 address \(IPv4-mapped/],
+  ['169.254.169.254/32', /cloud metadata address 169\.254\.169\.254/],
+  ['169.254.169.254', /cloud metadata address 169\.254\.169\.254/],
+  ['169.254.0.0/16', /cloud metadata address 169\.254\.169\.254/],
+  ['169.254.169.0/24', /cloud metadata address 169\.254\.169\.254/],
+  ['128.0.0.0/1', /cloud metadata address 169\.254\.169\.254/],
+  ['fd00:ec2::254', /AWS metadata address fd00:ec2::254/],
+  ['fd00::/8', /AWS metadata address fd00:ec2::254/],
+  ['169.254.170.2', /AWS ECS credential address/],
+  ['100.64.0.0/10', /Alibaba Cloud metadata address 100\.100\.100\.200/],
+  ['127.0.0.0/8', /loopback 127\.0\.0\.0\/8/],
+  ['127.0.0.1', /loopback 127\.0\.0\.0\/8/],
+  ['127.10.0.0/16', /loopback 127\.0\.0\.0\/8/],
+  ['::1', /loopback ::1/],
+  ['::1/128', /loopback ::1/],
+  ['0.0.0.0', /unspecified address 0\.0\.0\.0/],
+  ['0.0.0.0/8', /unspecified address 0\.0\.0\.0/],
+  ['::', /unspecified address ::/],
+  ['::/64', /every IPv4 address \(IPv4-mapped.*unspecified address ::.* loopback ::1/],
+  ['fc00::/7', /AWS metadata address fd00:ec2::254/],
+];
+for (const [entry, covers] of dangerous) {
+  test(`AUDIT_ALLOW_PRIVATE_NETWORKS=${entry} stops the start unless AUDIT_ALLOW_PRIVATE_NETWORKS_UNSAFE=true`, () => {
+    const env = { AUDIT_ALLOW_PRIVATE_NETWORKS: `10.20.0.0/16, ${entry}` };
+    assert.throws(
+      () => loadConfig(env),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.message.startsWith(`AUDIT_ALLOW_PRIVATE_NETWORKS entry ${entry} covers `) &&
+        covers.test(error.message) &&
+        /set AUDIT_ALLOW_PRIVATE_NETWORKS_UNSAFE=true to allow it anyway$/.test(error.message),
+    );
+    for (const refused of ['false', '']) {
+      assert.throws(() => loadConfig({ ...env, AUDIT_ALLOW_PRIVATE_NETWORKS_UNSAFE: refused }), ConfigError, `UNSAFE=${refused}`);
+    }
+    const config = loadConfig({ ...env, AUDIT_ALLOW_PRIVATE_NETWORKS_UNSAFE: 'true' });
+    assert.deepEqual(config.allowPrivateNetworks.map((cidr) => cidr.text), ['10.20.0.0/16', entry]);
+    assert.equal(config.notices.length, 1, config.notices.join('\n'));
+    assert.match(config.notices[0]!, new RegExp(`^AUDIT_ALLOW_PRIVATE_NETWORKS entry ${entry.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} covers .*; allowed because AUDIT_ALLOW_PRIVATE_NETWORKS_UNSAFE=true$`));
+    assert.match(config.notices[0]!, covers);
+  });
+}
+
+test('allow-list entries short of those: accepted, silently up to a /8 (IPv4) or /32 (IPv6), with one warning when wider', () => {
+  const cases: [entry: string, warning: RegExp | undefined][] = [
+    ['10.0.0.0/8', undefined],
+    ['10.20.0.0/16, fd00:1::/32', undefined],
+    ['169.254.169.253/32', undefined],
+    ['169.254.169.255', undefined],
+    ['169.254.168.0/24', undefined],
+    ['169.254.170.3', undefined],
+    ['126.255.255.255/32', undefined],
+    ['128.0.0.0/8', undefined],
+    ['::2', undefined],
+    ['fd00:ec2::253', undefined],
+    ['100.100.100.201', undefined],
+    ['0.0.0.1', undefined],
+    ['10.0.0.0/7', /^AUDIT_ALLOW_PRIVATE_NETWORKS entry 10\.0\.0\.0\/7 is wider than a \/8: check that it is the network you meant$/],
+    ['192.0.0.0/2', /entry 192\.0\.0\.0\/2 is wider than a \/8/],
+    ['fd12:3400::/24', /entry fd12:3400::\/24 is wider than a \/32/],
+    ['2001:db8::/16', /entry 2001:db8::\/16 is wider than a \/32/],
+    ['fd00:1::/31', /entry fd00:1::\/31 is wider than a \/32/],
+  ];
+  for (const [entries, warning] of cases) {
+    const config = loadConfig({ AUDIT_ALLOW_PRIVATE_NETWORKS: entries });
+    assert.deepEqual(config.notices, warning ? [config.notices[0]] : [], entries);
+    if (warning) assert.match(config.notices[0]!, warning);
+  }
+  // Left set with nothing to acknowledge, the acknowledgement would let a later mistake through.
+  for (const entries of [undefined, '10.0.0.0/8']) {
+    const env = { AUDIT_ALLOW_PRIVATE_NETWORKS_UNSAFE: 'true', ...(entries ? { AUDIT_ALLOW_PRIVATE_NETWORKS: entries } : {}) };
+    assert.deepEqual(loadConfig(env).notices, [
+      'AUDIT_ALLOW_PRIVATE_NETWORKS_UNSAFE=true acknowledges nothing (no entry needs it): unset it, so that a mistaken entry added later is refused',
+    ]);
+  }
+  assert.throws(() => loadConfig({ AUDIT_ALLOW_PRIVATE_NETWORKS_UNSAFE: '1' }), /AUDIT_ALLOW_PRIVATE_NETWORKS_UNSAFE: must be true or false/);
 });
 
 const bad: [string, Record<string, string>, RegExp][] = [
@@ -228,4 +314,19 @@ test('admin sessions: defaults, values, and bad values refused by name without e
       JSON.stringify(env),
     );
   }
+});
+
+test('the service itself refuses a dangerous allow-list at start: exit 1, one line naming the entry and the setting', () => {
+  const main = path.resolve(import.meta.dirname, '../src/main.ts');
+  const run = spawnSync(process.execPath, [main, 'serve'], {
+    env: { PATH: process.env.PATH ?? '', AUDIT_DATA_DIR: path.join(os.tmpdir(), 'never-opened'), AUDIT_ALLOW_PRIVATE_NETWORKS: '169.254.169.254/32' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  assert.equal(run.status, 1, run.stderr);
+  assert.equal(run.stdout, '');
+  assert.match(
+    run.stderr,
+    /^error: AUDIT_ALLOW_PRIVATE_NETWORKS entry 169\.254\.169\.254\/32 covers the cloud metadata address 169\.254\.169\.254 .* set AUDIT_ALLOW_PRIVATE_NETWORKS_UNSAFE=true to allow it anyway\n$/,
+  );
 });

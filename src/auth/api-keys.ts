@@ -5,6 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import type { BaseLogger } from 'pino';
 import { FAILURE_REASONS } from '../alerts/outbound.ts';
 import type { Database } from '../db/schema.ts';
+import { codePointName, DISRUPTIVE_CHARACTER } from '../unsafe-text.ts';
 
 export interface ApiKeyIdentity {
   id: string;
@@ -97,7 +98,38 @@ export async function ensureSeedKey(
   return { id: keyId, status: 'present' };
 }
 
+// ---- Labels: free text that operators read in a terminal (`keys list`) and in the dashboard ----
+
+/** The dashboard's bound since it had a form, now everywhere; counted in code points. */
+export const API_KEY_LABEL_MAX_LENGTH = 200;
+
+export type LabelCheck = { ok: true; label: string | null } | { ok: false; problem: string };
+
+/** A label as typed (trimmed; blank means none), or why it is refused, for "The label …". */
+export function checkApiKeyLabel(raw: string | undefined | null): LabelCheck {
+  const label = raw?.trim() ?? '';
+  if (label === '') return { ok: true, label: null };
+  const length = [...label].length;
+  if (length > API_KEY_LABEL_MAX_LENGTH) {
+    return { ok: false, problem: `must be at most ${API_KEY_LABEL_MAX_LENGTH} characters long (got ${length})` };
+  }
+  // They would split the CLI's tab-separated lines, drive the operator's terminal, or make the
+  // dashboard show another name than the one stored (see unsafe-text.ts).
+  const forbidden = DISRUPTIVE_CHARACTER.exec(label);
+  if (forbidden) {
+    return { ok: false, problem: `must not contain control or text-direction characters (tab, newline, escape, bidi overrides…); found ${codePointName(forbidden[0])}` };
+  }
+  return { ok: true, label };
+}
+
+/** Callers check labels first (their messages differ); this catches one that did not. */
+function assertLabel(label: string | null): void {
+  const check = checkApiKeyLabel(label);
+  if (!check.ok || check.label !== label) throw new TypeError(`an unchecked API key label reached the store: it ${check.ok ? 'is not trimmed' : check.problem}`);
+}
+
 export async function createApiKey(db: Kysely<Database>, label: string | null): Promise<{ id: string; rawKey: string }> {
+  assertLabel(label);
   const rawKey = generateRawKey();
   const { id } = await insertKey(db, hashApiKey(rawKey), generatedKeyDisplay(rawKey), label);
   return { id, rawKey };
@@ -109,6 +141,7 @@ export async function createApiKey(db: Kysely<Database>, label: string | null): 
  * learns it was already made, without its raw value, which exists nowhere any more.
  */
 export async function createApiKeyOnce(db: Kysely<Database>, id: string, label: string | null): Promise<{ id: string; rawKey: string } | 'exists'> {
+  assertLabel(label);
   const rawKey = generateRawKey();
   const inserted = await db
     .insertInto('api_keys')

@@ -1,5 +1,6 @@
 // Where the CLI takes a new user's password from: AUDIT_NEW_USER_PASSWORD, or stdin. Never an
 // argument: argv is visible to every user of the machine (ps, /proc) and lands in shell history.
+import { terminalText } from './terminal-text.ts';
 
 /** What an operator did wrong in supplying the password: reported in one line, exit 1. */
 export class PasswordInputError extends Error {}
@@ -12,7 +13,7 @@ export async function readNewPassword(env: NodeJS.ProcessEnv, label: string): Pr
   const fromEnv = env.AUDIT_NEW_USER_PASSWORD;
   if (fromEnv) return fromEnv;
   if (process.stdin.isTTY) {
-    const first = await readHidden(`New password for ${label}: `);
+    const first = await readHidden(`New password for ${terminalText(label)}: `);
     const second = await readHidden('Repeat it: ');
     if (first !== second) throw new PasswordInputError('the two passwords differ; nothing was changed');
     return first;

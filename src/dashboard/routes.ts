@@ -22,7 +22,7 @@ import { deleteAnyRegistration, setRegistrationPaused, listAllRegistrations, lis
 import { deliveriesOfAttempts, resendDelivery } from '../alerts/resend.ts';
 import { latestAuditsByOrigin } from '../audit/audit-store.ts';
 import { BRANCHES } from '../audit/control.ts';
-import { createApiKeyOnce, getApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from '../auth/api-keys.ts';
+import { API_KEY_LABEL_MAX_LENGTH, checkApiKeyLabel, createApiKeyOnce, getApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from '../auth/api-keys.ts';
 import {
   attemptLogin,
   checkCsrf,
@@ -64,7 +64,6 @@ import {
 const OVERVIEW_LIMITS = { webhooks: 100, origins: 50, tickets: 100 };
 const ATTEMPTS_PER_PAGE = 25;
 const FORM_BODY_LIMIT = 8 * 1024;
-const LABEL_MAX_LENGTH = 200;
 
 /** The pillars in the report's order, with the report's names. */
 const PILLARS = BRANCHES.map((id) => ({ id, name: PILLAR_TITLES[id] }));
@@ -132,7 +131,12 @@ const NewKeyForm = Type.Object(
   {
     _csrf: CsrfField,
     _once: Type.Optional(Type.String({ maxLength: 100, description: 'A random value the form was rendered with: a resubmission of it makes no second key.' })),
-    label: Type.Optional(Type.String({ maxLength: LABEL_MAX_LENGTH, description: 'Who or what will use the key; blank for none.' })),
+    label: Type.Optional(
+      Type.String({
+        maxLength: API_KEY_LABEL_MAX_LENGTH,
+        description: 'Who or what will use the key; blank for none. No control characters (tab, newline, escape…) or text-direction controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C).',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -729,6 +733,7 @@ export function dashboardRoutes(deps: DashboardDeps) {
             201: html('The new key, shown this once.'),
             409: html('This submission of the form already made its key (a reload resubmits it): no second key, and the first is not shown again.'),
             ...FORM_PAGES,
+            400: html('The form is incomplete, or the label is too long or holds a control or text-direction character (the page says which): no key was made.'),
           },
         },
       },
@@ -738,7 +743,17 @@ export function dashboardRoutes(deps: DashboardDeps) {
         if (once === undefined || !FORM_ONCE.test(once)) {
           return message(reply, 400, { title: 'Request refused', session: signedIn(session), heading: 'The request was refused', message: 'The form is incomplete. Go back to the dashboard and use its form.' });
         }
-        const label = rawLabel?.trim() || null;
+        const checked = checkApiKeyLabel(rawLabel);
+        if (!checked.ok) {
+          return message(reply, 400, {
+            title: 'Request refused',
+            session: signedIn(session),
+            heading: 'The label was refused',
+            message: `The label ${checked.problem}. No key was created; go back and enter another label.`,
+            link: { href: '/dashboard#keys', text: 'Back to the API keys' },
+          });
+        }
+        const { label } = checked;
         const created = await createApiKeyOnce(db, keyIdOf(session.sessionId, once), label);
         if (created === 'exists') {
           return message(reply, 409, {

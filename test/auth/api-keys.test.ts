@@ -5,8 +5,11 @@ import { after, before, test } from 'node:test';
 import { sql, type Kysely } from 'kysely';
 import pino from 'pino';
 import {
+  API_KEY_LABEL_MAX_LENGTH,
   authenticateApiKey,
+  checkApiKeyLabel,
   createApiKey,
+  createApiKeyOnce,
   ensureSeedKey,
   getApiKey,
   hashApiKey,
@@ -137,6 +140,60 @@ test('a key is found by id; unknown and malformed ids are not found', async () =
   );
   for (const unknown of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '']) {
     assert.equal(await getApiKey(database.db, unknown), undefined, unknown);
+  }
+});
+
+test('labels: controls and text-direction characters refused, length bounded; letters, emoji and spaces accepted', () => {
+  const refused: [name: string, label: string, problem: RegExp][] = [
+    ['tab', 'ci\tpipeline', /found U\+0009$/],
+    ['newline', 'ci\npipeline', /found U\+000A$/],
+    ['carriage return', 'ci\rpipeline', /found U\+000D$/],
+    ['NUL', 'ci\u0000', /found U\+0000$/],
+    ['escape sequence', '\u001b[2J\u001b[31mred', /found U\+001B$/],
+    ['bell', 'ding\u0007', /found U\+0007$/],
+    ['DEL', 'rub\u007fout', /found U\+007F$/],
+    ['C1 CSI', 'c1\u009b31m', /found U\+009B$/],
+    ['C1 first', '\u0080x', /found U\+0080$/],
+    ['C1 last', 'x\u009f', /found U\+009F$/],
+    ['right-to-left override', 'invoice \u202Efdp.exe', /found U\+202E$/],
+    ['left-to-right embedding', '\u202Ax', /found U\+202A$/],
+    ['pop directional formatting', 'x\u202C', /found U\+202C$/],
+    ['left-to-right isolate', '\u2066x', /found U\+2066$/],
+    ['pop directional isolate', 'x\u2069', /found U\+2069$/],
+    ['left-to-right mark', 'a\u200Eb', /found U\+200E$/],
+    ['right-to-left mark', 'a\u200Fb', /found U\+200F$/],
+    ['Arabic letter mark', 'a\u061Cb', /found U\+061C$/],
+    ['line separator', 'a\u2028b', /found U\+2028$/],
+    ['paragraph separator', 'a\u2029b', /found U\+2029$/],
+    ['one over the bound', 'x'.repeat(API_KEY_LABEL_MAX_LENGTH + 1), /^must be at most 200 characters long \(got 201\)$/],
+    ['emoji over the bound', '🚀'.repeat(API_KEY_LABEL_MAX_LENGTH + 1), /^must be at most 200 characters long \(got 201\)$/],
+  ];
+  for (const [name, label, problem] of refused) {
+    const check = checkApiKeyLabel(label);
+    assert.equal(check.ok, false, name);
+    if (!check.ok) assert.match(check.problem, problem, name);
+  }
+  const accepted: [name: string, input: string | undefined, label: string | null][] = [
+    ['plain', 'ci pipeline', 'ci pipeline'],
+    ['trimmed', '  ci  ', 'ci'],
+    ['blank is none', '   ', null],
+    ['absent is none', undefined, null],
+    ['accented and other scripts', 'Zoë’s build – 東京 – عربي – Ελληνικά', 'Zoë’s build – 東京 – عربي – Ελληνικά'],
+    ['emoji with a joiner and a variation selector', 'ops 👩‍💻 ❤️ 🇫🇷', 'ops 👩‍💻 ❤️ 🇫🇷'],
+    ['inner spaces and a no-break space', 'a  b\u00A0c', 'a  b\u00A0c'],
+    ['just below C1', 'x\u007e', 'x~'],
+    ['just above C1', 'x\u00A0y', 'x\u00A0y'],
+    ['zero-width space (not a direction control)', 'a\u200Bb', 'a\u200Bb'],
+    ['just above the overrides (narrow no-break space)', 'a\u202Fb', 'a\u202Fb'],
+    ['the bound exactly, in code points', '🚀'.repeat(API_KEY_LABEL_MAX_LENGTH), '🚀'.repeat(API_KEY_LABEL_MAX_LENGTH)],
+  ];
+  for (const [name, input, label] of accepted) assert.deepEqual(checkApiKeyLabel(input), { ok: true, label }, name);
+});
+
+test('the store refuses a label that was not checked, whichever way the key is created', async () => {
+  for (const label of ['tab\there', ' untrimmed ', '', 'x'.repeat(201)]) {
+    await assert.rejects(createApiKey(database.db, label), TypeError, JSON.stringify(label));
+    await assert.rejects(createApiKeyOnce(database.db, randomUUID(), label), TypeError, JSON.stringify(label));
   }
 });
 

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { openPglite } from '../../src/db/connect.ts';
 import { lockDataDir } from '../../src/db/dir-lock.ts';
 
 const main = path.resolve(import.meta.dirname, '../../src/main.ts');
@@ -80,6 +81,69 @@ test('keys create, list, show and revoke on the embedded database', async () => 
     assert.equal(unknown.code, 1, command);
     assert.match(unknown.stderr, /^No key with id 00000000-0000-4000-8000-000000000000\.\n$/, command);
   }
+});
+
+/** Anything a terminal would act on, or that would split a tab-separated line, other than the separators. */
+const TERMINAL_ACTIVE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+
+test('a label stored raw before labels were checked is printed escaped: one line per key, nothing a terminal acts on', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-cli-escape-'));
+  const env = { AUDIT_DATA_DIR: dataDir };
+  const hostile = await cli(['keys', 'create', '--label', 'placeholder'], env);
+  assert.equal(hostile.code, 0, hostile.stderr);
+  const hostileId = /Created API key ([0-9a-f-]{36})/.exec(hostile.stdout)![1]!;
+  const plain = await cli(['keys', 'create', '--label', 'Zoë’s build 🚀 東京'], env);
+  assert.equal(plain.code, 0, plain.stderr);
+  const raw = 'ops\tteam\nfake\trow \u001b[2J\u001b[31mred\u0007 \u009b31m invoice \u202Efdp.exe C:\\keys';
+  const printed = 'ops\\tteam\\nfake\\trow \\x1b[2J\\x1b[31mred\\x07 \\x9b31m invoice \\u202efdp.exe C:\\\\keys';
+  const handle = await openPglite(dataDir);
+  try {
+    await handle.db.updateTable('api_keys').set({ label: raw }).where('id', '=', hostileId).execute();
+  } finally {
+    await handle.close();
+  }
+
+  const listed = await cli(['keys', 'list'], env);
+  assert.equal(listed.code, 0, listed.stderr);
+  const lines = listed.stdout.split('\n');
+  assert.equal(lines.length, 4, 'a header, one line per key, and the final newline');
+  assert.equal(lines.at(-1), '');
+  for (const line of lines.slice(0, -1)) assert.equal(line.split('\t').length, 5, line);
+  assert.equal(lines.find((line) => line.startsWith(hostileId))!.split('\t')[4], printed);
+  assert.match(listed.stdout, /\tZoë’s build 🚀 東京\n/, 'ordinary Unicode is printed as it is');
+  assert.doesNotMatch(listed.stdout, TERMINAL_ACTIVE);
+
+  const shown = await cli(['keys', 'show', hostileId], env);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.ok(shown.stdout.includes(`\nlabel      ${printed}\n`), shown.stdout);
+  assert.doesNotMatch(shown.stdout.replaceAll('\n', ''), TERMINAL_ACTIVE);
+
+  // JSON escapes every such character too, and parses back to the label as stored.
+  for (const args of [['keys', 'list', '--json'], ['keys', 'show', hostileId, '--json']]) {
+    const json = await cli(args, env);
+    assert.equal(json.code, 0, json.stderr);
+    assert.doesNotMatch(json.stdout.replaceAll('\n', ''), TERMINAL_ACTIVE, args.join(' '));
+    const parsed = JSON.parse(json.stdout) as KeyJson | KeyJson[];
+    assert.equal((Array.isArray(parsed) ? parsed.find((key) => key.id === hostileId)! : parsed).label, raw, args.join(' '));
+  }
+});
+
+test('keys create refuses a label with a control or text-direction character, or over 200 characters: exit 1, one line, no key', async () => {
+  const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'audit-cli-label-')), 'data');
+  const cases: [label: string, message: RegExp][] = [
+    ['ci\tpipeline', /^error: --label must not contain control or text-direction characters .*found U\+0009; no key was created\n$/],
+    ['invoice \u202Efdp.exe', /^error: --label must not contain .*found U\+202E; no key was created\n$/],
+    ['\u001b[31mred', /found U\+001B; no key was created\n$/],
+    ['x'.repeat(201), /^error: --label must be at most 200 characters long \(got 201\); no key was created\n$/],
+  ];
+  for (const [label, message] of cases) {
+    const result = await cli(['keys', 'create', '--label', label], { AUDIT_DATA_DIR: dataDir });
+    assert.equal(result.code, 1, JSON.stringify(label));
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, message);
+    assert.doesNotMatch(result.stderr.replace(/\n$/, ''), TERMINAL_ACTIVE, 'the label is not echoed raw');
+  }
+  assert.equal(fs.existsSync(dataDir), false, 'refused before the database was opened');
 });
 
 // How the CLI answers being asked for help or called wrongly. None of these opens the database or

@@ -67,6 +67,26 @@ interface UserJson {
   disabledAt: string | null;
 }
 
+test('an email holding terminal controls (the email check refuses spaces, not these) is printed escaped', async () => {
+  const env = { AUDIT_DATA_DIR: tempDir('audit-users-escape-'), AUDIT_NEW_USER_PASSWORD: 'escape test passphrase' };
+  passwords.push(env.AUDIT_NEW_USER_PASSWORD);
+  const email = 'ops\u001b[2j\u0007\u202e@example.com';
+  const printed = 'ops\\x1b[2j\\x07\\u202e@example.com';
+  const created = await cli(['users', 'create', '--email', email, '--role', 'member'], env);
+  assert.equal(created.code, 0, created.stderr);
+  assert.equal(created.stdout.replace(/\([0-9a-f-]{36}\)/, '(id)'), `Created member ${printed} (id).\n`);
+  const listed = await cli(['users', 'list'], env);
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.equal(listed.stdout.split('\n')[1]!.split('\t')[1], printed);
+  const disabled = await cli(['users', 'disable', email], env);
+  assert.equal(disabled.stdout, `Disabled ${printed}; its sessions are ended.\n`);
+  const json = await cli(['users', 'list', '--json'], env);
+  assert.equal((JSON.parse(json.stdout) as UserJson[])[0]!.email, email, 'JSON parses back to the stored email');
+  for (const output of [created, listed, disabled, json]) {
+    assert.doesNotMatch(output.stdout.replaceAll('\n', '').replaceAll('\t', ''), /[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/);
+  }
+});
+
 test('users create, list, set-role, disable, enable and set-password on the embedded database', async () => {
   const env = { AUDIT_DATA_DIR: tempDir('audit-users-') };
   const adminPassword = 'first admin passphrase';

@@ -57,6 +57,8 @@ async function startWorker(env: Record<string, string> = {}): Promise<ChildProce
       LOG_LEVEL: 'info',
       AUDIT_RESOLVE: `${HOST}=127.0.0.1`,
       AUDIT_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+      // Loopback on purpose: the fixtures listen on 127.0.0.1.
+      AUDIT_ALLOW_PRIVATE_NETWORKS_UNSAFE: 'true',
       NODE_EXTRA_CA_CERTS: caFile,
       AUDIT_WEBHOOK_POLL_INTERVAL_MS: '50',
       ...env,

@@ -11,7 +11,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
+import type { Browser, BrowserContext, ConsoleMessage, Locator, Page } from 'playwright-core';
+import { createApiKey } from '../../src/auth/api-keys.ts';
 import { createTestUser } from '../support/admin.ts';
 import { browserSuite, launchBrowser } from '../support/browser.ts';
 import { readPdf } from '../support/pdf.ts';
@@ -176,6 +177,51 @@ describe('dashboard in Chromium', browserSuite(), () => {
     assert.equal(pdf.pages, 1);
     assert.ok(pdf.text.includes(origin));
     assert.equal(page.url(), before, 'a download leaves the page where it was');
+  });
+
+  test('a 300-character unbroken label and URL wrap inside their tables at 1280 px: nothing is wider than the page', async () => {
+    const unbroken = 'x'.repeat(300);
+    // A label stored before labels were bounded (the form now stops at 200), and a URL as long.
+    const label = `L${unbroken}`;
+    const { id, rawKey: ownerKey } = await createApiKey(fx.database.db, 'placeholder');
+    await fx.database.db.updateTable('api_keys').set({ label }).where('id', '=', id).execute();
+    const registered = await fetch(`${base}/api/v1/alerts/webhook`, {
+      method: 'POST',
+      headers: { 'x-api-key': ownerKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${fx.service.pageUrl('/receiver')}?${unbroken}`, trigger: { severity: 'medium', branch: 'privacy' } }),
+    });
+    assert.equal(registered.status, 201, await registered.clone().text());
+    const webhook = (await registered.json()) as { id: string; url: string };
+    for (const where of ['/dashboard', `/dashboard/webhooks/${webhook.id}`, `/dashboard/webhooks/${fx.webhook.id}`]) {
+      await page.goto(`${base}${where}`);
+      if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: path.join(process.env.SCREENSHOT_DIR, `${where.replaceAll('/', '_')}.png`), fullPage: true });
+      const measured = await page.evaluate(() => ({
+        page: document.documentElement.scrollWidth,
+        viewport: document.documentElement.clientWidth,
+        tables: [...document.querySelectorAll('.table-wrap')].map((wrap) => ({ wrap: wrap.clientWidth, table: wrap.scrollWidth })),
+      }));
+      assert.ok(measured.page <= measured.viewport, `${where}: the page is ${measured.page} px wide in a ${measured.viewport} px viewport`);
+      for (const [index, table] of measured.tables.entries()) {
+        assert.ok(table.table <= table.wrap, `${where}: table ${index + 1} is ${table.table} px wide in its ${table.wrap} px box`);
+      }
+    }
+    // On the overview: both are shown whole, wrapped, and the short cells beside them stay whole words.
+    await page.goto(`${base}/dashboard`);
+    const keyRow = page.locator('#keys ~ .table-wrap tbody tr', { hasText: label });
+    assert.ok((await keyRow.innerText()).replace(/\s/g, '').includes(label), 'the whole label');
+    // A cell stretches to its row's height, so count the lines its text is laid out on instead.
+    const lines = (cell: Locator) =>
+      cell.evaluate((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.bottom))).size;
+      });
+    const [labelCell, createdCell, statusCell] = await keyRow.locator('td').all();
+    assert.ok((await lines(labelCell!)) >= 3, 'the label wraps over several lines');
+    assert.equal(await lines(createdCell!), 1, 'the creation time stays on one line');
+    assert.equal(await lines(statusCell!), 1, '"Active" stays one word');
+    const hookRow = page.locator('#webhooks ~ .table-wrap tbody tr', { hasText: unbroken.slice(0, 50) });
+    assert.ok((await hookRow.innerText()).replace(/\s/g, '').includes(webhook.url), 'the whole URL');
   });
 
   test('CSRF: the same forms with the token removed or altered are refused with 403 and change nothing', async () => {

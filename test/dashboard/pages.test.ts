@@ -311,6 +311,34 @@ describe('API keys', () => {
     assert.equal((await fx.database.db.selectFrom('api_keys').select('id').where('label', '=', 'no once').execute()).length, 0);
   });
 
+  test('a label with a control or text-direction character is a 400 page saying so, and makes no key; other Unicode is fine', async () => {
+    const refused: [label: string, codePoint: string][] = [
+      ['invoice \u202Efdp.exe', 'U+202E'],
+      ['tab\there', 'U+0009'],
+      ['two\nlines', 'U+000A'],
+      ['\u001b[31mred', 'U+001B'],
+      ['bell\u0007', 'U+0007'],
+      ['c1\u009bcsi', 'U+009B'],
+      ['isolate \u2067x', 'U+2067'],
+    ];
+    for (const [label, codePoint] of refused) {
+      const res = await request({ method: 'POST', url: '/dashboard/keys', cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken, _once: formOnce(), label }) });
+      assert.equal(res.statusCode, 400, JSON.stringify(label));
+      assertSecurityHeaders(res, 'the refused label page');
+      assert.match(main(res.body), /The label was refused/);
+      assert.match(main(res.body), /The label must not contain control or text-direction characters/);
+      assert.ok(main(res.body).includes(`found ${codePoint}. No key was created`), codePoint);
+      assert.equal(res.body.includes('ask_'), false, 'no key value at all');
+      assert.equal((await fx.database.db.selectFrom('api_keys').select('id').where('label', '=', label.trim()).execute()).length, 0, JSON.stringify(label));
+    }
+    for (const label of ['Zoë’s build – 東京 🚀', 'عربي ci', 'with  two  spaces']) {
+      const res = await request({ method: 'POST', url: '/dashboard/keys', cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken, _once: formOnce(), label }) });
+      assert.equal(res.statusCode, 201, label);
+      secrets.push(/id="raw-key"[^>]*>([^<]+)</.exec(res.body)![1]!);
+      assert.equal((await fx.database.db.selectFrom('api_keys').select('id').where('label', '=', label).execute()).length, 1, label);
+    }
+  });
+
   test('a blank label stores none', async () => {
     const res = await request({ method: 'POST', url: '/dashboard/keys', cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken, _once: formOnce(), label: '   ' }) });
     assert.equal(res.statusCode, 201);

@@ -88,6 +88,8 @@ function spawnService(command: 'serve' | 'worker', databaseUrl: string, env: Rec
       LOG_LEVEL: 'info',
       AUDIT_RESOLVE: `${HOST}=127.0.0.1`,
       AUDIT_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+      // Loopback on purpose: the fixtures listen on 127.0.0.1.
+      AUDIT_ALLOW_PRIVATE_NETWORKS_UNSAFE: 'true',
       NODE_EXTRA_CA_CERTS: caFile,
       AUDIT_RATE_LIMIT: '10000',
       AUDIT_DB_CONNECT_TIMEOUT_MS: '500',

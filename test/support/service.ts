@@ -54,6 +54,8 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
   const config = loadConfig({
     AUDIT_RESOLVE: `${FIXTURE_HOST}=127.0.0.1,other.test=127.0.0.1`,
     AUDIT_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+    // Loopback on purpose: the fixtures listen on 127.0.0.1.
+    AUDIT_ALLOW_PRIVATE_NETWORKS_UNSAFE: 'true',
     AUDIT_CRAWL_TIMEOUT_MS: '2000',
     LOG_LEVEL: 'info',
     ...options.env,
