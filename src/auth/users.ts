@@ -5,6 +5,7 @@ import { randomBytes, randomUUID, scrypt, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { BaseLogger } from 'pino';
 import type { Database } from '../db/schema.ts';
+import { codePointName, DISRUPTIVE_CHARACTER } from '../unsafe-text.ts';
 
 export const ROLES = ['admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
@@ -66,6 +67,9 @@ export function emailProblem(email: string): string | undefined {
   const normalised = normaliseEmail(email);
   if (normalised.length > EMAIL_MAX_LENGTH) return `must be at most ${EMAIL_MAX_LENGTH} characters long`;
   if (!/^[^\s@]+@[^\s@]+$/.test(normalised)) return 'must be an email address such as admin@example.com';
+  // Emails are printed by the CLI and shown in the dashboard, as labels are: the same characters are refused.
+  const disruptive = DISRUPTIVE_CHARACTER.exec(normalised)?.[0];
+  if (disruptive !== undefined) return `must not contain control or bidirectional characters (found ${codePointName(disruptive)})`;
   return undefined;
 }
 

@@ -97,6 +97,14 @@ describe('input rules', () => {
     ['@example.com', false],
     ['ad min@example.com', false],
     [`${'a'.repeat(250)}@x.io`, false],
+    // Printed by the CLI and shown in the dashboard: no terminal escapes, no display reordering.
+    ['ad\u001b[31mmin@example.com', false],
+    ['admin\u0007@example.com', false],
+    ['invoice\u202Efdp@example.com', false],
+    ['admin\u2066@example.com', false],
+    ['admin\u0085@example.com', false],
+    ['josé@exämple.com', true],
+    ['ädmin+tag@例え.jp', true],
   ];
   for (const [email, ok] of emails) {
     test(`email ${JSON.stringify(email.slice(0, 30))}: ${ok ? 'accepted' : 'refused'}`, () => {
