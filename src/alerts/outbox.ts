@@ -49,6 +49,9 @@ export function queueFailureEvents(audit: PersistedAudit): RawBuilder<unknown> {
     from audit
     cross join unnest(${events.map((e) => e.severity)}::text[], ${events.map((e) => e.event)}::jsonb[]) as e(severity, event)
     join webhooks as w on w.trigger_severity = e.severity
+    -- A key revoked while its audit ran gets no events: its revocation failed what was pending
+    -- then, and a row queued after it would wait for ever (the worker never claims its rows).
+    join api_keys as k on k.id = w.api_key_id and k.revoked_at is null
     where w.api_key_id = ${audit.apiKeyId} and w.trigger_branch = ${branch}
     returning id
   `;

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { findAudit, saveAudit, type NewAudit } from '../../src/audit/audit-store.ts';
 import type { Branch } from '../../src/audit/control.ts';
 import { totalsOf, type Finding } from '../../src/audit/findings.ts';
-import { createApiKey } from '../../src/auth/api-keys.ts';
+import { createApiKey, revokeApiKey } from '../../src/auth/api-keys.ts';
 import { TRIGGER_BRANCHES, TRIGGER_SEVERITIES } from '../../src/alerts/matching.ts';
 import type { StoredEvent } from '../../src/alerts/signing.ts';
 import { stubCrawl } from '../support/audits.ts';
@@ -114,6 +114,16 @@ test('a legacy registration (no challenge) is queued like any other: the worker 
   const snapshot = await saveAudit(database.db, newAudit(keyId, 'privacy', [FAIL_ERROR]));
   const rows = await database.db.selectFrom('webhook_deliveries').select('webhook_id').where('audit_id', '=', snapshot.id).execute();
   assert.deepEqual(rows, [{ webhook_id: legacy }]);
+});
+
+test('an audit that finishes after its key was revoked is stored but queues nothing (revocation already failed what was pending)', async () => {
+  const { id: keyId } = await createApiKey(database.db, 'revoked mid-audit');
+  await addRegistration(keyId, 'privacy', 'medium');
+  await revokeApiKey(database.db, keyId);
+  const snapshot = await saveAudit(database.db, newAudit(keyId, 'privacy', [FAIL_ERROR]));
+  const rows = await database.db.selectFrom('webhook_deliveries').select('id').where('audit_id', '=', snapshot.id).execute();
+  assert.deepEqual(rows, []);
+  assert.equal((await database.db.selectFrom('audits').select('id').where('id', '=', snapshot.id).execute()).length, 1, 'the audit is stored');
 });
 
 test('the outbox rows roll back with the audit', async () => {
