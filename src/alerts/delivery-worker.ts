@@ -22,6 +22,7 @@
 // Time and chance are injected (clock, random) so retry schedules are tested without sleeping.
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import { PREPARED } from '../db/prepared.ts';
 import type { Database } from '../db/schema.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { SafeFetcher } from '../net/safe-fetch.ts';
@@ -63,8 +64,9 @@ export interface DeliveryWorkerOptions {
 
 /**
  * The defaults of the two bounds: half and three quarters of one process's 16 slots. 4 and 8 were
- * as fair but cost a single fast receiver a third of its throughput in the bench (worker ÷ bare
- * 0.27–0.34 against 0.47 unbounded); at 8 it keeps 0.36 and a hanging receiver still leaves half.
+ * as fair but cost a single fast receiver a third of its throughput in the bench; at 8 a hanging
+ * receiver still leaves half, and with the claim and the record prepared (planned once per
+ * connection) the single receiver's throughput is back to what it was unbounded (README).
  */
 export const DEFAULT_MAX_IN_FLIGHT_PER_DESTINATION = 8;
 export const DEFAULT_MAX_IN_FLIGHT_PER_KEY = 12;
@@ -134,7 +136,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
 
   async function claimUnder(executor: Kysely<Database>, lease: string, limit: number): Promise<Claimed[]> {
     const now = clock();
-    const result = await sql<Claimed>`
+    const result = await sql<Claimed>`${PREPARED('webhook-claim')}
       with in_flight as (
         select w.url, w.api_key_id
         from webhook_deliveries as d join webhooks as w on w.id = d.webhook_id
@@ -242,7 +244,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
    */
   async function record(tries: Try[]): Promise<Set<string>> {
     const column = <T>(pick: (t: Try) => T) => tries.map(pick);
-    const result = await sql<{ id: string }>`
+    const result = await sql<{ id: string }>`${PREPARED('webhook-record')}
       with input as (
         select * from unnest(
           ${column((t) => t.delivery.id)}::uuid[], ${column((t) => t.delivery.lease)}::uuid[], ${column((t) => t.state)}::text[],
