@@ -61,10 +61,11 @@ export async function reserveLoginAttempt(
     let retryAfterMs = 0;
     for (const scope of scopes) {
       // The newest `limit` attempts: when the oldest of them leaves the window, one more is allowed.
-      let recentQuery = trx.selectFrom('login_attempts').select('attempted_at').where('attempted_at', '>', since);
-      if (scope.match.email !== undefined) recentQuery = recentQuery.where('email', '=', scope.match.email);
-      if (scope.match.client_address !== undefined) recentQuery = recentQuery.where('client_address', '=', scope.match.client_address);
-      const recent = await recentQuery
+      const recent = await trx
+        .selectFrom('login_attempts')
+        .select('attempted_at')
+        .where((eb) => eb.and(scope.match))
+        .where('attempted_at', '>', since)
         .orderBy('attempted_at', 'desc')
         .limit(scope.limit)
         .execute();
