@@ -148,9 +148,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       ), candidates as (
         -- No registration can take more than the destination bound, so its first few due rows
         -- are all a claim needs to look at: an index probe each, however long the backlog.
-        -- A revoked key's registrations send nothing (revocation failed their pending rows; this
-        -- covers a row queued by an audit still running then): one primary-key probe each. A
-        -- paused registration's rows wait for its resume.
+        -- A revoked key's registrations send nothing (revocation failed their pending rows, and
+        -- the outbox queues none after it; this covers an audit that committed in between): one
+        -- primary-key probe each. A paused registration's rows wait for its resume.
         select d.id, d.next_attempt_at, w.url, w.api_key_id
         from webhooks as w
         join api_keys as k on k.id = w.api_key_id and k.revoked_at is null

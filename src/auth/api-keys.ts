@@ -184,8 +184,8 @@ export type RevokeResult = 'revoked' | 'already-revoked' | 'not-found';
  * later, or being sent now) becomes failed with one attempt of reason "API key revoked", nothing
  * sent, and its registration's latestAttempt points at it. The registrations stay, for the record
  * and for an admin to delete. A try already on the wire still reaches its receiver; its outcome is
- * not recorded (the lease it held is gone). The delivery worker's claim skips a revoked key's
- * rows, so an event queued by an audit that was running at revocation is never sent either.
+ * not recorded (the lease it held is gone). An audit that finishes afterwards queues no event for
+ * a revoked key (outbox.ts), and the delivery worker's claim skips a revoked key's rows.
  */
 export async function revokeApiKey(db: Kysely<Database>, id: string): Promise<RevokeResult> {
   if (!UUID.test(id)) return 'not-found';
