@@ -3,13 +3,14 @@
 // error is recognised after the crossing, and the queue's bound, order and cancellation.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { AnalysisAbandonedError, AnalysisPool, AnalysisQueueFullError, AnalysisTimeoutError } from '../../src/audit/analysis/pool.ts';
 import { runTask, type AnalysisTask, type TaskKind, type TaskOf } from '../../src/audit/analysis/tasks.ts';
 import { PageTooComplexError } from '../../src/audit/page.ts';
 import type { AiJudgementResult } from '../../src/audit/wcag/ai-step/index.ts';
-import { slowPage, SPINNING_WORKER } from '../support/slow-page.ts';
+import { PRIORITY_MARKER, slowPage, SPINNING_WORKER } from '../support/slow-page.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 
@@ -77,6 +78,22 @@ test('many tasks on one pool add no listener per task (no MaxListenersExceededWa
     process.off('warning', onWarning);
   }
   assert.deepEqual(warnings.filter((name) => name === 'MaxListenersExceededWarning'), []);
+});
+
+describe('scheduling', () => {
+  // The main thread carries every audit's I/O and the embedded database; analysis threads yield
+  // the CPU to it (worker.ts), and only they: the process's other threads keep their priority.
+  test('an analysis thread runs at a lower priority than the main thread, on Linux', { skip: process.platform !== 'linux' && 'per-thread priority is Linux’s' }, async () => {
+    const before = os.getPriority(0);
+    const one = new AnalysisPool({ threads: 1, queue: 1, timeoutMs: 60_000, workerFile: SPINNING_WORKER });
+    try {
+      const html = `<!doctype html><title>t</title>${PRIORITY_MARKER}`;
+      await assert.rejects(one.run({ kind: 'ai-governance', html, url: URL_, includeWarnings: false }), { message: `priority ${Math.min(19, before + 10)}` });
+      assert.equal(os.getPriority(0), before, 'the main thread keeps its priority');
+    } finally {
+      await one.close();
+    }
+  });
 });
 
 describe('queue, budget and cancellation', () => {

@@ -5,6 +5,9 @@
 // page carrying `SLOW_MARKER` spins until its thread is stopped. Any other page is analysed as usual.
 export const SLOW_MARKER = '<!-- test: analysis never ends -->';
 
+/** A page whose task fails with `priority N`, N the analysis thread's nice value. */
+export const PRIORITY_MARKER = '<!-- test: report the thread priority -->';
+
 /** For AnalysisPoolOptions.workerFile and the test service's analysisWorkerFile. */
 export const SPINNING_WORKER = new URL('./spinning-analysis-worker.ts', import.meta.url).href;
 
