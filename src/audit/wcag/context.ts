@@ -15,7 +15,7 @@ import { NOT_RENDERED } from '../page/visibility.ts';
 import { accessibleName } from './accname.ts';
 import { ATTRIBUTE, attributeFlags, DocumentOrder, ElementMemo } from './element-memo.ts';
 import { explicitRole, implicitRole, GLOBAL_PROPERTIES } from './aria.ts';
-import { CSS_TOO_LARGE, StyleIndex, UNKNOWN, parseLength } from './styles.ts';
+import { CSS_TOO_LARGE, StyleIndex, UNKNOWN, linkedSheetApplies, parseLength, styleSheetOf, type StyleSheetSource } from './styles.ts';
 
 export type Tri = boolean | undefined;
 
@@ -93,7 +93,7 @@ export class WcagContext {
     this.page = page;
     this.html = options.html;
     const elements: Element[] = [];
-    const styleTexts: string[] = [];
+    const styleSheets: StyleSheetSource[] = [];
     // One iterative walk: elements in document order, the indexes, the style sheets.
     const { byTag, langElements, ariaElements, roleElements, styledElements, textElements, focusCandidates } = this;
     const elementFlags: number[] = [];
@@ -118,7 +118,10 @@ export class WcagContext {
         if (flags & ATTRIBUTE.style) styledElements.push(node);
       }
       if (tag === 'label' && node.attribs.for !== undefined) push(this.labelsFor, node.attribs.for, node);
-      if (tag === 'style') styleTexts.push(textOf(node));
+      if (tag === 'style') {
+        const sheet = styleSheetOf(node, textOf(node));
+        if (sheet !== null) styleSheets.push(sheet);
+      }
       if (this.markupFocusable(node, flags)) focusCandidates.push(node);
       const children = node.children;
       let text = false;
@@ -135,10 +138,9 @@ export class WcagContext {
     this.roleMemo = this.memo();
     this.nameMemo = this.memo();
     this.locationMemo = this.memo();
-    this.styles = new StyleIndex(styleTexts, this.documentOrder, options.matchBudget);
+    this.styles = new StyleIndex(styleSheets, this.documentOrder, options.matchBudget);
     this.htmlElement = this.byTag.get('html')?.[0] ?? null;
-    this.externalStyles =
-      (this.byTag.get('link') ?? []).some((l) => /(?:^|\s)stylesheet(?:\s|$)/i.test(l.attribs.rel ?? '')) || styleTexts.some((t) => /@import\b/i.test(t));
+    this.externalStyles = (this.byTag.get('link') ?? []).some(linkedSheetApplies) || this.styles.imports;
     for (const el of elements) this.state.set(el, this.computeState(el));
   }
 

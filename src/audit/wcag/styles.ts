@@ -144,41 +144,71 @@ function hasStatePseudo(selector: csstree.Selector): boolean {
   return found;
 }
 
+/** One statement of a list of rules: an at-rule (`@import …;` has no block) or a qualified rule. */
+export interface Statement {
+  /** The text before the block (comments included), or the whole at-rule up to its semicolon. */
+  prelude: string;
+  /** The text inside the block, without its braces; null for an at-rule ended by a semicolon or by the sheet's end. */
+  body: string | null;
+}
+
+const T = csstree.tokenTypes;
+
 /**
- * The sheet cut into top-level statements (a rule, an at-rule with its block, an `@import;`),
- * skipping comments and respecting strings, so each can be parsed on its own.
+ * The statements of a list of rules as CSS Syntax Level 3 reads them (§5.4.1 "consume a list of
+ * rules"), over css-tree's tokenizer (the spec's). Only the block structure is built here: a
+ * `(`, `[`, function or `{` block runs to its own closing token, or to the end of the sheet, and
+ * swallows whatever rules it meets. So `<![CDATA[ p{…} ]]>` is one qualified rule whose prelude
+ * holds everything and which never gets a block (browsers drop it whole; css-tree's parser
+ * recovers it), and `a[href {…} b{…}` loses both rules. CDO and CDC (`<!--`, `-->`) are skipped
+ * between the statements of a sheet (`topLevel`), not inside a block. A qualified rule the sheet
+ * ends before its block is dropped; an at-rule or a block the sheet ends is kept (the spec
+ * closes it).
  */
-export function topLevelChunks(text: string): string[] {
-  const chunks: string[] = [];
-  let depth = 0;
+export function statements(text: string, topLevel: boolean): Statement[] {
+  const out: Statement[] = [];
+  // 0: between statements; 1: an at-rule's prelude; 2: a qualified rule's prelude; 3: a block.
+  let state = 0;
   let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x2f /* / */ && text.charCodeAt(i + 1) === 0x2a /* * */) {
-      const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? text.length : end + 1;
-    } else if (c === 0x22 || c === 0x27) {
-      // A string ends at its quote, or at the line end (an unterminated string).
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c /* \ */) i++;
-        else if (d === c || d === 0x0a) break;
-      }
-    } else if (c === 0x7b /* { */) depth++;
-    else if (c === 0x7d /* } */) {
-      if (depth > 0) depth--;
-      if (depth === 0) {
-        chunks.push(text.slice(start, i + 1));
-        start = i + 1;
-      }
-    } else if (c === 0x3b /* ; */ && depth === 0 && /^(?:\s|\/\*[\s\S]*?\*\/)*@/.test(text.slice(start, i))) {
-      // Only an at-rule (`@import …;`) ends at a semicolon; a style rule's prelude runs to its block.
-      chunks.push(text.slice(start, i + 1));
-      start = i + 1;
+  let open = 0;
+  // The closing token each open nested block waits for.
+  const closers: number[] = [];
+  csstree.tokenize(text, (type, from) => {
+    if (state === 0) {
+      if (type === T.WhiteSpace || type === T.Comment || (topLevel && (type === T.CDO || type === T.CDC))) return;
+      start = from;
+      state = type === T.AtKeyword ? 1 : 2;
+      if (state === 1) return;
     }
-  }
-  if (start < text.length && text.slice(start).trim() !== '') chunks.push(text.slice(start));
-  return chunks;
+    if (closers.length === 0) {
+      if (state === 3) {
+        if (type === T.RightCurlyBracket) {
+          out.push({ prelude: text.slice(start, open), body: text.slice(open + 1, from) });
+          state = 0;
+          return;
+        }
+      } else if (type === T.LeftCurlyBracket) {
+        open = from;
+        state = 3;
+        return;
+      } else if (type === T.Semicolon && state === 1) {
+        out.push({ prelude: text.slice(start, from), body: null });
+        state = 0;
+        return;
+      }
+    }
+    switch (type) {
+      case T.LeftCurlyBracket: closers.push(T.RightCurlyBracket); break;
+      case T.LeftSquareBracket: closers.push(T.RightSquareBracket); break;
+      case T.LeftParenthesis: case T.Function: closers.push(T.RightParenthesis); break;
+      case T.RightCurlyBracket: case T.RightSquareBracket: case T.RightParenthesis:
+        // Only the token a block waits for closes it; any other closing token is kept inside.
+        if (closers.length > 0 && closers[closers.length - 1] === type) closers.pop();
+    }
+  });
+  if (state === 1) out.push({ prelude: text.slice(start), body: null });
+  else if (state === 3) out.push({ prelude: text.slice(start, open), body: text.slice(open + 1) });
+  return out;
 }
 
 export class StyleIndex {
@@ -198,17 +228,19 @@ export class StyleIndex {
   private readonly fontSizeMemo: ElementMemo<number | typeof UNKNOWN>;
   private readonly maskMemo: ElementMemo<Uint32Array>;
   readonly conditional: ConditionalRule[] = [];
+  /** A sheet that applies imports another (`@import`, never fetched): CSS the page does not carry may apply. */
+  imports = false;
   private order = 0;
 
   /** `documentOrder`: the page's elements, for array-backed memos (without it, Maps). */
-  constructor(styleTexts: readonly string[], documentOrder?: DocumentOrder, budget = MATCH_BUDGET) {
+  constructor(sheets: readonly (string | StyleSheetSource)[], documentOrder?: DocumentOrder, budget = MATCH_BUDGET) {
     this.documentOrder = documentOrder;
     this.budget = budget;
     this.memo = new ElementMemo(documentOrder);
     this.fontSizeMemo = new ElementMemo(documentOrder);
     this.maskMemo = new ElementMemo(documentOrder);
     this.structural = new StructuralPositions(documentOrder, this.budgetedAdapter(), this.charge);
-    for (const text of styleTexts) this.addSheet(text);
+    for (const sheet of sheets) this.addSheet(sheet);
   }
 
   /** Selector-matching steps spent on this page so far (attempts and the nodes visited inside them). */
@@ -266,27 +298,34 @@ export class StyleIndex {
     };
   }
 
-  private addSheet(text: string): void {
-    this.addStatements(text, { undecidable: false, media: null });
+  private addSheet(sheet: string | StyleSheetSource): void {
+    const { text, media } = typeof sheet === 'string' ? { text: sheet, media: undefined } : sheet;
+    // A `media` attribute is a media query list like `@media`'s, evaluated the same way.
+    const condition = media?.trim().toLowerCase() ?? '';
+    const applies = condition === '' ? true : mediaApplies(condition);
+    if (applies === false) return;
+    this.addStatements(text, { undecidable: applies === undefined, media: applies === undefined ? condition : null }, true);
   }
 
   /**
-   * The sheet's statements, split by a small scanner (strings, comments, nesting) rather than
+   * The sheet's statements, cut by CSS Syntax's block structure (`statements`) rather than
    * css-tree's full parse: declarations are kept as raw text, so only selectors need a parser,
    * and only for rules that declare a property the rules read. On large sheets the full parse
    * was most of the analysis time, and css-tree renders a source excerpt for every recoverable
    * error by scanning its whole input (quadratic over a sheet full of IE hacks).
    */
-  private addStatements(text: string, context: { undecidable: boolean; media: string | null }): void {
-    for (const chunk of topLevelChunks(text)) {
-      const open = blockStart(chunk);
-      if (open < 0) continue; // @import, @charset, or garbage: nothing a rule here reads
-      const prelude = stripComments(chunk.slice(0, open)).trim();
-      const close = chunk.lastIndexOf('}');
-      const body = chunk.slice(open + 1, close > open ? close : chunk.length);
+  private addStatements(text: string, context: { undecidable: boolean; media: string | null }, topLevel = false): void {
+    for (const statement of statements(text, topLevel)) {
+      const prelude = stripComments(statement.prelude).trim();
+      const body = statement.body;
       if (prelude.startsWith('@')) {
         const name = /^@([\w-]+)/.exec(prelude)?.[1]?.toLowerCase() ?? '';
         const condition = prelude.slice(name.length + 1).trim().toLowerCase();
+        if (body === null) {
+          // `@import url(…) print;` imports nothing a screen shows.
+          if (topLevel && name === 'import' && importMediaApplies(condition) !== false) this.imports = true;
+          continue; // @charset, @namespace, @layer a, b;
+        }
         if (name === 'media') {
           const applies = mediaApplies(condition);
           if (applies === false) continue;
@@ -298,7 +337,7 @@ export class StyleIndex {
         // @font-face, @keyframes, @page, @property: nothing a rule here reads.
         continue;
       }
-      this.addRule(prelude, body, context);
+      if (body !== null) this.addRule(prelude, body, context);
     }
   }
 
@@ -813,25 +852,6 @@ function splitTopLevel(text: string, separator: number): string[] {
   return parts;
 }
 
-/** The offset of a statement's opening brace (outside strings and comments), or -1. */
-function blockStart(chunk: string): number {
-  for (let i = 0; i < chunk.length; i++) {
-    const c = chunk.charCodeAt(i);
-    if (c === 0x2f && chunk.charCodeAt(i + 1) === 0x2a) {
-      const end = chunk.indexOf('*/', i + 2);
-      if (end < 0) return -1;
-      i = end + 1;
-    } else if (c === 0x22 || c === 0x27) {
-      for (i++; i < chunk.length; i++) {
-        const d = chunk.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === c || d === 0x0a) break;
-      }
-    } else if (c === 0x7b) return i;
-  }
-  return -1;
-}
-
 /** The longhands a shorthand sets that the rules read. */
 function expand(property: string): readonly string[] {
   if (property === 'background') return ['background-color', 'background-image'];
@@ -885,18 +905,70 @@ function specificityOf(selector: csstree.Selector): number {
 }
 
 /**
- * Whether a media query list applies on a screen: true for `all`/`screen` without features, false
- * when every query is for another medium (print, speech), undefined when it depends on the
- * viewport or the device (widths, orientation, preferences).
+ * Whether a media query list (an `@media` prelude, or the `media` attribute of `<style>` and
+ * `<link>`) applies on the screen the page is judged for: true for `all`/`screen` without
+ * features (and `not print`), false when every query is for another medium (`print`, `speech`,
+ * the deprecated types, an unknown type) or is malformed (Media Queries 4: `not all`), undefined
+ * when it depends on the viewport or the device (widths, orientation, preferences): the rules it
+ * guards are then undecidable, wherever the query is written.
  */
-function mediaApplies(prelude: string): boolean | undefined {
-  const queries = prelude.split(',').map((q) => q.trim());
+export function mediaApplies(list: string): boolean | undefined {
+  const text = stripComments(list).trim().toLowerCase();
+  if (text === '') return true;
   let any: boolean | undefined = false;
-  for (const query of queries) {
-    if (query === '' || query === 'all' || query === 'screen' || query === 'only screen') return true;
-    if (/^(?:only\s+)?(?:print|speech|aural|braille|embossed|handheld|projection|tty|tv)$/.test(query)) continue;
-    if (/^not\s+(?:print|speech)$/.test(query)) return true;
-    any = undefined;
+  for (const query of splitTopLevel(text, 0x2c /* , */)) {
+    const applies = queryApplies(query.trim());
+    if (applies === true) return true;
+    if (applies === undefined) any = undefined;
   }
   return any;
+}
+
+function queryApplies(query: string): boolean | undefined {
+  if (query === '') return false;
+  // A condition alone: `(min-width: 600px)`, `not (hover)`, `(a) and (b)`.
+  if (/^(?:not\s*)?\(/.test(query)) return undefined;
+  const match = /^(?:(not|only)\s+)?([a-z][a-z0-9-]*)(?:\s+and\s*(\(.*))?$/s.exec(query);
+  if (match === null) return false;
+  const [, modifier, type, condition] = match;
+  if (type === 'not' || type === 'only' || type === 'and' || type === 'or' || type === 'layer') return false;
+  const onScreen = type === 'all' || type === 'screen';
+  const matches = !onScreen ? false : condition === undefined ? true : undefined;
+  return modifier === 'not' && matches !== undefined ? !matches : matches;
+}
+
+/** The media list of an `@import` prelude (after `import`): what follows its URL, `layer` and `supports()`. */
+function importMediaApplies(prelude: string): boolean | undefined {
+  const rest = /^(?:url\((?:"[^"]*"|'[^']*'|[^)]*)\)|"[^"]*"|'[^']*')\s*(?:layer(?:\([^)]*\))?\s*)?(?:supports\((?:[^()]|\([^()]*\))*\)\s*)?(.*)$/s.exec(prelude.trim());
+  return rest === null ? undefined : mediaApplies(rest[1]!);
+}
+
+/** A `<style>` element's sheet as the index reads it: its text and its `media` attribute. */
+export interface StyleSheetSource {
+  text: string;
+  media?: string | undefined;
+}
+
+/** Types a browser reads as CSS (HTML: a `<style>` or `<link>` of any other type is ignored). */
+const CSS_TYPE = /^\s*(?:text\/css)?\s*$/i;
+
+/** The sheet of a `<style>` element, or null when browsers ignore it (a `type` other than text/css). */
+export function styleSheetOf(style: Element, text: string): StyleSheetSource | null {
+  const type = style.attribs.type;
+  if (type !== undefined && !CSS_TYPE.test(type)) return null;
+  return { text, media: style.attribs.media };
+}
+
+/**
+ * Whether a `<link>` brings a style sheet that may apply on screen (it is never fetched): its rel
+ * has `stylesheet` and not `alternate` (alternate sheets are off until chosen), it is not
+ * disabled, its type is CSS, and its `media` may match a screen (`print` never does).
+ */
+export function linkedSheetApplies(link: Element): boolean {
+  const rel = ` ${(link.attribs.rel ?? '').toLowerCase().replace(/[\t\n\f\r ]+/g, ' ')} `;
+  if (!rel.includes(' stylesheet ') || rel.includes(' alternate ')) return false;
+  if (link.attribs.disabled !== undefined) return false;
+  const type = link.attribs.type;
+  if (type !== undefined && !CSS_TYPE.test(type)) return false;
+  return mediaApplies(link.attribs.media ?? '') !== false;
 }

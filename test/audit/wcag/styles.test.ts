@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildPage } from '../../../src/audit/page.ts';
 import { WcagContext } from '../../../src/audit/wcag/context.ts';
-import { topLevelChunks, UNKNOWN } from '../../../src/audit/wcag/styles.ts';
+import { statements, UNKNOWN } from '../../../src/audit/wcag/styles.ts';
 
 function context(css: string, body: string) {
   return new WcagContext(buildPage(`<!doctype html><html><head><style>${css}</style></head><body>${body}</body></html>`, 'https://e.example/'), { html: true });
@@ -35,10 +35,10 @@ describe('style cascade', () => {
   }
 
   test('a semicolon ends an at-rule, never a style rule prelude', () => {
-    assert.deepEqual(topLevelChunks('@import "a.css"; .x&gt;\n p{color:red} /* } */ q{color:blue}').map((c) => c.trim()), [
-      '@import "a.css";',
-      '.x&gt;\n p{color:red}',
-      '/* } */ q{color:blue}',
+    assert.deepEqual(statements('@import "a.css"; .x&gt;\n p{color:red} /* } */ q{color:blue}', true), [
+      { prelude: '@import "a.css"', body: null },
+      { prelude: '.x&gt;\n p', body: 'color:red' },
+      { prelude: 'q', body: 'color:blue' },
     ]);
   });
 
