@@ -20,6 +20,7 @@ import { parentElement } from '../page/dom.ts';
 import { nearest } from './ancestry.ts';
 import { ATTRIBUTE, attributeFlags, ElementMemo, type DocumentOrder } from './element-memo.ts';
 import { stripComments } from '../page/visibility.ts';
+import { parseLegacyColor, toHex } from './colors.ts';
 import { NTH_PSEUDOS, StructuralPositions, type NthPseudo, type SelectAdapter } from './structural.ts';
 
 /** The properties read by the rules; declarations of any other property are dropped at parse time. */
@@ -40,6 +41,26 @@ export const UNKNOWN = Symbol('unknown');
 const INITIAL = Symbol('initial');
 const NOTHING: ReadonlyMap<string, Cascaded> = new Map<string, Cascaded>();
 export type Cascaded = { value: string; important: boolean; inline: boolean } | typeof UNKNOWN | undefined;
+
+/** Elements with presentational hints the rules read (HTML §15.3), and links (the UA sheet's `:link` colour). */
+const HINTED: ReadonlySet<string> = new Set(['body', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'marquee', 'font', 'a', 'area']);
+/** A presentational hint ranks below every author rule (their ranks start at 0) and the UA sheet below it. */
+const HINT_RANK = -1;
+const UA_RANK = -2;
+/** The UA style sheet's `:link` colour (HTML §15.3.4). */
+const LINK_COLOR = '#0000ee';
+
+const LEGACY_FONT_SIZES = ['x-small', 'small', 'medium', 'large', 'x-large', 'xx-large', 'xxx-large'];
+
+/** HTML's "rules for parsing a legacy font size" (`<font size>`): 1–7, or ±n from 3, as a keyword. */
+export function legacyFontSize(value: string): string | undefined {
+  const match = /^[\t\n\f\r ]*([+-]?)(\d+)/.exec(value);
+  if (match === null) return undefined;
+  let n = Number.parseInt(match[2]!, 10);
+  if (match[1] === '+') n += 3;
+  else if (match[1] === '-') n = 3 - n;
+  return LEGACY_FONT_SIZES[Math.min(7, Math.max(1, n)) - 1];
+}
 
 interface Declaration {
   property: string;
@@ -514,7 +535,8 @@ export class StyleIndex {
     const flags = this.documentOrder?.flagsOf(el) ?? attributeFlags(el);
     const style = flags & ATTRIBUTE.style ? attribs.style : undefined;
     const inline = style !== undefined && style.trim() !== '';
-    if (this.order === 0 && !inline) return NOTHING;
+    const hinted = HINTED.has(el.name);
+    if (this.order === 0 && !inline && !hinted) return NOTHING;
     // Most elements meet no rule that matches them: nothing is allocated until one does.
     const matching = { cascade: null as Cascade | null, ancestors: null as Uint32Array | null };
     if (this.order > 0) {
@@ -534,11 +556,61 @@ export class StyleIndex {
         break;
       }
     }
+    if (hinted) for (const { d, rank } of this.hints(el)) (matching.cascade ??= new Cascade()).offer(d.property, d, rank, false);
     if (inline) {
       const declarations = parseDeclarations(style);
       if (declarations.length > 0) (matching.cascade ??= new Cascade()).addInline(declarations);
     }
     return matching.cascade === null ? NOTHING : matching.cascade.result();
+  }
+
+  /** The colour of unvisited links: the body's `link` attribute, else the UA style sheet's (undefined until asked). */
+  private linkColor: Offer | undefined;
+
+  /**
+   * The element's presentational hints (HTML §15.3: legacy attributes that enter the cascade as
+   * author declarations of specificity zero before every sheet, so any rule or style attribute
+   * overrides them), and the UA style sheet's link colour below them. Links are taken as
+   * unvisited and not active: `vlink` and `alink` (`:visited`, `:active`) do not apply to the
+   * page as served, like `:hover` rules.
+   */
+  private hints(el: Element): Offer[] {
+    const attribs = el.attribs;
+    const out: Offer[] = [];
+    const hint = (property: string, value: string | undefined) => {
+      if (value !== undefined) out.push({ property, d: { property, value, important: false }, rank: HINT_RANK });
+    };
+    const color = (value: string | undefined) => {
+      const parsed = value === undefined ? undefined : parseLegacyColor(value);
+      return parsed === undefined ? undefined : toHex(parsed);
+    };
+    switch (el.name) {
+      case 'a':
+      case 'area':
+        if (attribs.href !== undefined) out.push(this.linkColor ??= this.findLinkColor(el));
+        break;
+      case 'font':
+        hint('color', color(attribs.color));
+        hint('font-size', attribs.size === undefined ? undefined : legacyFontSize(attribs.size));
+        if (attribs.face !== undefined && attribs.face.trim() !== '') hint('font-family', attribs.face.trim().toLowerCase());
+        break;
+      default:
+        hint('background-color', color(attribs.bgcolor));
+        if (el.name !== 'marquee' && attribs.background !== undefined && attribs.background.trim() !== '') {
+          hint('background-image', `url(${JSON.stringify(attribs.background.trim())})`);
+        }
+        if (el.name === 'body') hint('color', color(attribs.text));
+    }
+    return out;
+  }
+
+  private findLinkColor(el: Element): Offer {
+    let root = el;
+    for (let node = parentElement(el); node !== null; node = parentElement(node)) root = node;
+    const body = root.name === 'body' ? root : root.children.find((c): c is Element => isTag(c) && c.name === 'body');
+    const parsed = body?.attribs.link === undefined ? undefined : parseLegacyColor(body.attribs.link);
+    const value = parsed === undefined ? LINK_COLOR : toHex(parsed);
+    return { property: 'color', d: { property: 'color', value, important: false }, rank: parsed === undefined ? UA_RANK : HINT_RANK };
   }
 
   /** `match`'s answer, or undefined when the budget is gone (before it, or inside css-select). */
@@ -657,7 +729,7 @@ class Cascade {
     for (const d of declarations) for (const property of expand(d.property)) this.offer(property, d, (d.important ? 2e15 : 0) + 1.5e15, true);
   }
 
-  private offer(property: string, d: Declaration, rank: number, inline: boolean): void {
+  offer(property: string, d: Declaration, rank: number, inline: boolean): void {
     const current = this.winners.get(property);
     if (current === undefined || rank >= current.rank) this.winners.set(property, { d, rank, inline });
   }
