@@ -1024,23 +1024,33 @@ export interface StyleSheetSource {
 /** Types a browser reads as CSS (HTML: a `<style>` or `<link>` of any other type is ignored). */
 const CSS_TYPE = /^\s*(?:text\/css)?\s*$/i;
 
-/** The sheet of a `<style>` element, or null when browsers ignore it (a `type` other than text/css). */
+/**
+ * Inside `<noscript>` or `<template>`: no style sheet of the document. A browser running scripts
+ * reads `<noscript>` as text (the page as served here is the one a browser runs, as in
+ * page/visibility.ts), and a template's content is inert. PageSpeed's fallback
+ * `<noscript><style>table,div,span,font,p{display:none}</style>` would otherwise hide the page.
+ */
+function inert(el: Element): boolean {
+  for (let node = parentElement(el); node !== null; node = parentElement(node)) if (node.name === 'noscript' || node.name === 'template') return true;
+  return false;
+}
+
+/** The sheet of a `<style>` element, or null when browsers ignore it (a `type` other than text/css, inside `<noscript>`). */
 export function styleSheetOf(style: Element, text: string): StyleSheetSource | null {
   const type = style.attribs.type;
   if (type !== undefined && !CSS_TYPE.test(type)) return null;
+  if (inert(style)) return null;
   return { text, media: style.attribs.media };
 }
 
 /**
- * Whether a `<link>` brings a style sheet that may apply on screen (it is never fetched): its rel
- * has `stylesheet` and not `alternate` (alternate sheets are off until chosen), it is not
- * disabled, its type is CSS, and its `media` may match a screen (`print` never does).
+ * Whether a `<link>` may bring a style sheet (it is never fetched): its rel has `stylesheet`.
+ * Its `media`, `disabled` and `alternate` are not read, nor a place inside `<noscript>`: pages
+ * load their CSS asynchronously by linking it for `print` (or `only x`) and switching it to `all`
+ * from a script (`onload="this.media='all'"`, loadCSS), or keep the link in `<noscript>` and
+ * insert it from a script (PageSpeed); on the corpora, reading them made colours decidable on
+ * pages whose real colours come from those sheets.
  */
 export function linkedSheetApplies(link: Element): boolean {
-  const rel = ` ${(link.attribs.rel ?? '').toLowerCase().replace(/[\t\n\f\r ]+/g, ' ')} `;
-  if (!rel.includes(' stylesheet ') || rel.includes(' alternate ')) return false;
-  if (link.attribs.disabled !== undefined) return false;
-  const type = link.attribs.type;
-  if (type !== undefined && !CSS_TYPE.test(type)) return false;
-  return mediaApplies(link.attribs.media ?? '') !== false;
+  return /(?:^|[\t\n\f\r ])stylesheet(?:[\t\n\f\r ]|$)/i.test(link.attribs.rel ?? '');
 }
