@@ -4,6 +4,11 @@
 // (a viewport media query, `@supports`, a selector css-select cannot evaluate) may set on an
 // element is UNKNOWN there, and the rules reading it answer cantTell.
 //
+// Read as a browser reads it: sheets are cut into rules by CSS Syntax's block structure (so a
+// sheet a browser discards, like one wrapped in `<![CDATA[`, contributes nothing), a `<style>`'s
+// `media` attribute is evaluated like `@media`, and HTML's presentational hints (`bgcolor`,
+// `<font color>`, …) and the UA sheet's link colour enter the cascade below every author rule.
+//
 // Cost: rules with the same selector form one group, matched once per element (20,000 copies of
 // `p{color:red}` are one match per paragraph, not 20,000); every group is indexed once by the key
 // of its rightmost compound selector (id, class, tag or universal), as browsers do, so an element

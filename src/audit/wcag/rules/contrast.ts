@@ -1,6 +1,7 @@
 // ACT afw4f7: visible text has a contrast ratio of at least 4.5:1 (3:1 for large text) against
 // its background. Decided only where the page states both colours: the text colour cascaded from
-// inline and `<style>` CSS (black by default) and the background composited up the ancestors to
+// inline and `<style>` CSS and presentational hints (`<font color>`, `<body text>`; black by
+// default, #0000ee on links) and the background (`bgcolor` too) composited up the ancestors to
 // an opaque colour (white at the root). A background image or gradient, a text shadow, partial
 // opacity, positioned boxes (text may sit over something else) or a colour only a browser
 // resolves make the answer cantTell.
