@@ -592,7 +592,8 @@ export class StyleIndex {
     switch (el.name) {
       case 'a':
       case 'area':
-        if (attribs.href !== undefined) out.push(this.linkColor ??= this.findLinkColor(el));
+        // An SVG link's text is painted with `fill`, which no `color` changes.
+        if (attribs.href !== undefined && !inSvg(el)) out.push(this.linkColor ??= this.findLinkColor(el));
         break;
       case 'font':
         hint('color', color(attribs.color));
@@ -1037,6 +1038,11 @@ const CSS_TYPE = /^\s*(?:text\/css)?\s*$/i;
  */
 function inert(el: Element): boolean {
   for (let node = parentElement(el); node !== null; node = parentElement(node)) if (node.name === 'noscript' || node.name === 'template') return true;
+  return false;
+}
+
+function inSvg(el: Element): boolean {
+  for (let node = parentElement(el); node !== null; node = parentElement(node)) if (node.name === 'svg') return true;
   return false;
 }
 

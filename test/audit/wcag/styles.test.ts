@@ -139,6 +139,7 @@ describe('presentational hints (issue 18)', () => {
     ['a link takes the UA :link colour', '', '', '<a id="t" href="/">x</a>', 'color', '#0000ee'],
     ['a link takes the body link colour', '', ' link="#ff0"', '<a id="t" href="/">x</a>', 'color', '#ffff00'],
     ['near-miss: an anchor without href is no link', '', ' link="#ff0"', '<a id="t">x</a>', 'color', undefined],
+    ['near-miss: an SVG link keeps no link colour (its text is painted with fill)', '', '', '<svg><a id="t" href="/"><text>x</text></a></svg>', 'color', undefined],
     ['an undecidable rule makes a hinted property undecidable', '<style>@media (min-width:1px){td{background-color:red}}</style>', '', '<table><tr><td id="t" bgcolor="#fff">x</td></tr></table>', 'background-color', 'UNKNOWN'],
     ['near-miss: bgcolor on a div is no hint', '', '', '<div id="t" bgcolor="#fff">x</div>', 'background-color', undefined],
   ];
