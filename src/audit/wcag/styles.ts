@@ -983,8 +983,8 @@ function specificityOf(selector: csstree.Selector): number {
 }
 
 /**
- * Whether a media query list (an `@media` prelude, or the `media` attribute of `<style>` and
- * `<link>`) applies on the screen the page is judged for: true for `all`/`screen` without
+ * Whether a media query list (an `@media` prelude, a `<style>`'s `media` attribute, an
+ * `@import`'s media) applies on the screen the page is judged for: true for `all`/`screen` without
  * features (and `not print`), false when every query is for another medium (`print`, `speech`,
  * the deprecated types, an unknown type) or is malformed (Media Queries 4: `not all`), undefined
  * when it depends on the viewport or the device (widths, orientation, preferences): the rules it
