@@ -122,10 +122,15 @@ export class WcagContext {
       if (this.markupFocusable(node, flags)) focusCandidates.push(node);
       const children = node.children;
       let text = false;
+      // `<noscript>` content is never rendered by the script-running browser audited here, which
+      // parses it as raw text (as parse5 does with scripting on): its elements are not indexed,
+      // so no rule sees them, whichever parser built the tree.
+      const opaque = tag === 'noscript';
       for (let i = children.length - 1; i >= 0; i--) {
         const child = children[i]!;
-        if (isTag(child)) stack.push(child);
-        else if (!text && isText(child) && NOT_BLANK.test(child.data)) text = true;
+        if (isTag(child)) {
+          if (!opaque) stack.push(child);
+        } else if (!text && isText(child) && NOT_BLANK.test(child.data)) text = true;
       }
       if (text) textElements.push(node);
     }
@@ -403,9 +408,12 @@ export class WcagContext {
     return location;
   }
 
-  /** The first element with this id, as getElementById finds it. */
+  /** The first element with this id, as getElementById finds it (none inside `<noscript>`: see the walk). */
   byId(id: string): Element | undefined {
-    return this.page.ids.get(id)?.[0];
+    const list = this.page.ids.get(id);
+    if (list === undefined) return undefined;
+    const first = list[0]!;
+    return this.documentOrder.positionOf(first) !== undefined ? first : list.find((el) => this.documentOrder.positionOf(el) !== undefined);
   }
 }
 
