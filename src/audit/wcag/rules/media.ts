@@ -79,7 +79,9 @@ export const movingContent: WcagRule = {
         if (motion === 'still') yield passed(el);
         else if (motion === 'stops') yield cantTell(el, `<marquee loop="${el.attribs.loop!.trim()}"> stops after its loops: whether within 5 s depends on its content and speed`);
         else if (visible === undefined) yield cantTell(el, ctx.undecidedCss(`<${tag}> moves content without a way to pause it; its visibility depends on undecidable CSS`));
-        else yield failed(el, tag === 'marquee' ? '<marquee> scrolls content with no way to pause, stop or hide it' : '<blink> blinks content with no way to pause, stop or hide it');
+        else if (tag === 'blink') yield failed(el, '<blink> blinks content with no way to pause, stop or hide it');
+        // A script that stops it under the mouse (onmouseover="stop()") is no keyboard mechanism.
+        else yield failed(el, el.attribs.onmouseover === undefined ? '<marquee> scrolls content with no way to pause, stop or hide it' : '<marquee> scrolls content; at most a mouse hover pauses it, with no keyboard way to pause, stop or hide it');
       }
     }
   },

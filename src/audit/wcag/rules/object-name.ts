@@ -3,13 +3,15 @@
 // nor fallback content names it). What the element renders is known to the browser from the
 // fetched resource; static HTML has only the `type` attribute and the URL's extension (or a data
 // URL's type): with neither telling, an element without a name is cantTell, never a guessed fail.
-// An embedded HTML document (a frame in all but name) is not non-text content: inapplicable.
+// An embedded HTML document (a frame in all but name) is not non-text content, and plug-in content
+// (Flash, Java, Silverlight) is run by no current browser, which renders the fallback content
+// instead (checked by the other rules): both inapplicable, as in ACT's applicability.
 import type { Element } from 'domhandler';
 import { explicitRole } from '../aria.ts';
 import type { WcagContext } from '../context.ts';
 import { cantTell, failed, passed, type RuleResult, type WcagRule } from './rule.ts';
 
-type Rendered = 'media' | 'document' | 'unknown';
+type Rendered = 'media' | 'document' | 'plugin' | 'unknown';
 
 const MEDIA_TYPES = /^(?:image|audio|video)\//;
 const DOCUMENT_TYPES = new Set(['text/html', 'application/xhtml+xml', 'text/plain']);
@@ -19,12 +21,16 @@ const MEDIA_EXTENSIONS = new Set([
   'avi', 'm4v', 'mkv', 'mov', 'mp4', 'mpeg', 'mpg', 'ogv', 'webm',
 ]);
 const DOCUMENT_EXTENSIONS = new Set(['htm', 'html', 'xhtml', 'txt']);
+/** Plug-in content no current browser runs (Flash, Java applets, Silverlight): the fallback content renders instead. */
+const PLUGIN_TYPES = new Set(['application/x-shockwave-flash', 'application/futuresplash', 'application/x-java-applet', 'application/java', 'application/x-silverlight', 'application/x-silverlight-2']);
+const PLUGIN_EXTENSIONS = new Set(['swf', 'spl', 'class', 'jar', 'xap']);
 
 /** What the resource is, from a MIME type's essence. */
 function byMimeType(type: string): Rendered {
   const essence = type.split(';')[0]!.trim().toLowerCase();
   if (MEDIA_TYPES.test(essence)) return 'media';
   if (DOCUMENT_TYPES.has(essence)) return 'document';
+  if (PLUGIN_TYPES.has(essence)) return 'plugin';
   return 'unknown';
 }
 
@@ -39,6 +45,7 @@ export function renderedKind(el: Element, url: string): Rendered {
   if (extension === undefined) return 'unknown';
   if (MEDIA_EXTENSIONS.has(extension)) return 'media';
   if (DOCUMENT_EXTENSIONS.has(extension)) return 'document';
+  if (PLUGIN_EXTENSIONS.has(extension)) return 'plugin';
   return 'unknown';
 }
 
@@ -47,7 +54,7 @@ function objectResult(ctx: WcagContext, el: Element, url: string): RuleResult | 
   const included = ctx.isIncluded(el);
   if (included === false) return undefined;
   const kind = renderedKind(el, url);
-  if (kind === 'document') return undefined;
+  if (kind === 'document' || kind === 'plugin') return undefined;
   if (ctx.name(el) !== '') return passed(el);
   const what = `<${el.name}>`;
   if (kind === 'unknown') {
@@ -63,7 +70,7 @@ export const objectName: WcagRule = {
   actRules: ['8fc3b6'],
   criteria: ['1.1.1'],
   applicability:
-    'An `<object>` with `data` or an `<embed>` with `src`, with no explicit role, included in the accessibility tree, that does not embed an HTML document (by `type` or extension).',
+    'An `<object>` with `data` or an `<embed>` with `src`, with no explicit role, included in the accessibility tree, that does not embed an HTML document or plug-in content (Flash, Java, Silverlight) by `type` or extension.',
   expectation: 'It has a non-empty accessible name.',
   *evaluate(ctx) {
     const targets: [Element, string][] = [];
