@@ -225,7 +225,7 @@ export class WcagContext {
   }
 
   private stateOf(el: Element): ElementState {
-    return this.state.get(el) ?? { rendered: true, visibilityVisible: true, ariaHidden: false, inert: false, visuallyHidden: false };
+    return this.state.get(el) ?? outsideState(el);
   }
 
   /**
@@ -415,6 +415,18 @@ export class WcagContext {
     const first = list[0]!;
     return this.documentOrder.positionOf(first) !== undefined ? first : list.find((el) => this.documentOrder.positionOf(el) !== undefined);
   }
+}
+
+const DEFAULT_STATE: ElementState = { rendered: true, visibilityVisible: true, ariaHidden: false, inert: false, visuallyHidden: false };
+const NOSCRIPT_STATE: ElementState = { rendered: false, visibilityVisible: true, ariaHidden: false, inert: true, visuallyHidden: false };
+
+/**
+ * The state of an element the walk did not index: inside `<noscript>` (reached through a parent's
+ * children), never rendered, as the noscript itself; else (another document's element) the default.
+ */
+function outsideState(el: Element): ElementState {
+  for (let a = parentElement(el); a !== null; a = parentElement(a)) if (a.name === 'noscript') return NOSCRIPT_STATE;
+  return DEFAULT_STATE;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
