@@ -14,7 +14,7 @@ import { parentElement } from '../page/dom.ts';
 import { NOT_RENDERED } from '../page/visibility.ts';
 import { accessibleName } from './accname.ts';
 import { ATTRIBUTE, attributeFlags, DocumentOrder, ElementMemo } from './element-memo.ts';
-import { explicitRole, implicitRole, GLOBAL_PROPERTIES } from './aria.ts';
+import { explicitRole, implicitRole, inputType, GLOBAL_PROPERTIES } from './aria.ts';
 import { CSS_TOO_LARGE, StyleIndex, UNKNOWN, parseLength } from './styles.ts';
 
 export type Tri = boolean | undefined;
@@ -154,13 +154,15 @@ export class WcagContext {
     // Most elements declare nothing the rules read: they take their parent's state as it is.
     const styled = this.styles.declaresAny(el);
     const flags = this.documentOrder.flagsOf(el);
-    if (up !== undefined && !styled && (flags & STATE_ATTRIBUTES) === 0 && !NOT_RENDERED.has(el.name) && parent!.name !== 'iframe' && el.name !== 'dialog') {
+    // The UA style sheet hides an `<input type=hidden>` (display: none !important).
+    const hiddenInput = el.name === 'input' && inputType(el) === 'hidden';
+    if (up !== undefined && !styled && (flags & STATE_ATTRIBUTES) === 0 && !NOT_RENDERED.has(el.name) && parent!.name !== 'iframe' && el.name !== 'dialog' && !hiddenInput) {
       return up;
     }
     let rendered: Tri = up?.rendered ?? true;
     // An iframe's box is rendered; the markup inside it is fallback text that never is.
     const fallback = parent !== null && parent.name === 'iframe';
-    if ((NOT_RENDERED.has(el.name) && el.name !== 'iframe') || fallback || el.name === 'head' || (el.name === 'dialog' && attribs.open === undefined)) rendered = false;
+    if ((NOT_RENDERED.has(el.name) && el.name !== 'iframe') || fallback || hiddenInput || el.name === 'head' || (el.name === 'dialog' && attribs.open === undefined)) rendered = false;
     else if (rendered !== false) {
       const display = this.styles.cascaded(el, 'display');
       if (display === UNKNOWN) rendered = undefined;
