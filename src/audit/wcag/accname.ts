@@ -105,6 +105,8 @@ function allowsNameFromContent(role: string | null): boolean {
 function embeddedValue(ctx: WcagContext, el: Element, role: string | null, t: Traversal): string | undefined {
   if (role === 'textbox' || role === 'searchbox') {
     if (el.name === 'textarea') return textContent(el);
+    // A password field's value is never spoken (Chromium exposes it masked): it names nothing.
+    if (el.name === 'input' && inputType(el) === 'password') return undefined;
     if (el.name === 'input') return el.attribs.value ?? '';
     return fromContent(ctx, el, t);
   }
@@ -138,6 +140,8 @@ function nativeName(ctx: WcagContext, el: Element, t: Traversal): string | undef
       if (value !== undefined && value.trim() !== '') return value;
       const label = labelText(ctx, el, t);
       if (label !== '') return label;
+      // The default label stands in for an absent value only: value="" shows no text, and browsers name it "".
+      if (value !== undefined) return undefined;
       if (type === 'submit') return 'Submit';
       if (type === 'reset') return 'Reset';
       return undefined;

@@ -107,6 +107,28 @@ const KNOWN_INPUT_TYPES = new Set([
   'range', 'color', 'checkbox', 'radio', 'file', 'submit', 'image', 'reset', 'button',
 ]);
 
+/**
+ * Elements HTML-AAM maps to a platform role with no WAI-ARIA counterpart (aria-query lists none):
+ * they carry native semantics, so they are never `generic`, though their ARIA role is null. The
+ * value is the platform role Chromium exposes, for notes.
+ */
+const NATIVE_ONLY_ROLES = new Map<string, string>([
+  ['audio', 'Audio'], ['video', 'Video'], ['iframe', 'Iframe'], ['frame', 'Iframe'], ['object', 'PluginObject'], ['embed', 'EmbeddedObject'],
+  ['canvas', 'Canvas'], ['dl', 'DescriptionList'],
+]);
+const NATIVE_ONLY_INPUTS = new Map<string, string>([
+  ['color', 'ColorWell'], ['date', 'Date'], ['datetime-local', 'DateTime'], ['month', 'DateTime'], ['week', 'DateTime'], ['time', 'InputTime'], ['file', 'FileUpload'],
+]);
+
+/**
+ * The platform role of an element HTML-AAM gives no ARIA role but native semantics (audio, video,
+ * iframe, object, embed, canvas, dl; colour, date, time and file inputs), or null.
+ */
+export function nativeOnlyRole(el: Element): string | null {
+  if (el.name === 'input') return NATIVE_ONLY_INPUTS.get(inputType(el)) ?? null;
+  return NATIVE_ONLY_ROLES.get(el.name) ?? null;
+}
+
 /** The input's type as the browser understands it (an unknown or missing type is `text`). */
 export function inputType(el: Element): string {
   const type = (el.attribs.type ?? '').trim().toLowerCase();
@@ -126,7 +148,11 @@ export function implicitRole(el: Element, roleOf: (el: Element) => string | null
       if (el.attribs.list !== undefined) return 'combobox';
       return type === 'search' ? 'searchbox' : 'textbox';
     }
+    // HTML-AAM gives a password field no ARIA role; Chromium exposes it as a (protected) textbox.
+    if (type === 'password') return 'textbox';
   }
+  // HTML-AAM's marquee role, which aria-query's element concepts lack.
+  if (name === 'marquee') return 'marquee';
   if (name === 'header' || name === 'footer') {
     for (let a = parentElement(el); a !== null; a = parentElement(a)) {
       if (SECTIONING.has(a.name) || ['article', 'complementary', 'main', 'navigation', 'region'].includes(roleOf(a) ?? '')) return 'generic';

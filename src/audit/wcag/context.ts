@@ -14,7 +14,7 @@ import { parentElement } from '../page/dom.ts';
 import { NOT_RENDERED } from '../page/visibility.ts';
 import { accessibleName } from './accname.ts';
 import { ATTRIBUTE, attributeFlags, DocumentOrder, ElementMemo } from './element-memo.ts';
-import { explicitRole, implicitRole, GLOBAL_PROPERTIES } from './aria.ts';
+import { explicitRole, implicitRole, inputType, GLOBAL_PROPERTIES } from './aria.ts';
 import { CSS_TOO_LARGE, StyleIndex, UNKNOWN, linkedSheetApplies, parseLength, styleSheetOf, type StyleSheetSource } from './styles.ts';
 
 export type Tri = boolean | undefined;
@@ -125,10 +125,15 @@ export class WcagContext {
       if (this.markupFocusable(node, flags)) focusCandidates.push(node);
       const children = node.children;
       let text = false;
+      // `<noscript>` content is never rendered by the script-running browser audited here, which
+      // parses it as raw text (as parse5 does with scripting on): its elements are not indexed,
+      // so no rule sees them, whichever parser built the tree.
+      const opaque = tag === 'noscript';
       for (let i = children.length - 1; i >= 0; i--) {
         const child = children[i]!;
-        if (isTag(child)) stack.push(child);
-        else if (!text && isText(child) && NOT_BLANK.test(child.data)) text = true;
+        if (isTag(child)) {
+          if (!opaque) stack.push(child);
+        } else if (!text && isText(child) && NOT_BLANK.test(child.data)) text = true;
       }
       if (text) textElements.push(node);
     }
@@ -151,13 +156,15 @@ export class WcagContext {
     // Most elements declare nothing the rules read: they take their parent's state as it is.
     const styled = this.styles.declaresAny(el);
     const flags = this.documentOrder.flagsOf(el);
-    if (up !== undefined && !styled && (flags & STATE_ATTRIBUTES) === 0 && !NOT_RENDERED.has(el.name) && parent!.name !== 'iframe' && el.name !== 'dialog') {
+    // The UA style sheet hides an `<input type=hidden>` (display: none !important).
+    const hiddenInput = el.name === 'input' && inputType(el) === 'hidden';
+    if (up !== undefined && !styled && (flags & STATE_ATTRIBUTES) === 0 && !NOT_RENDERED.has(el.name) && parent!.name !== 'iframe' && el.name !== 'dialog' && !hiddenInput) {
       return up;
     }
     let rendered: Tri = up?.rendered ?? true;
     // An iframe's box is rendered; the markup inside it is fallback text that never is.
     const fallback = parent !== null && parent.name === 'iframe';
-    if ((NOT_RENDERED.has(el.name) && el.name !== 'iframe') || fallback || el.name === 'head' || (el.name === 'dialog' && attribs.open === undefined)) rendered = false;
+    if ((NOT_RENDERED.has(el.name) && el.name !== 'iframe') || fallback || hiddenInput || el.name === 'head' || (el.name === 'dialog' && attribs.open === undefined)) rendered = false;
     else if (rendered !== false) {
       const display = this.styles.cascaded(el, 'display');
       if (display === UNKNOWN) rendered = undefined;
@@ -222,7 +229,7 @@ export class WcagContext {
   }
 
   private stateOf(el: Element): ElementState {
-    return this.state.get(el) ?? { rendered: true, visibilityVisible: true, ariaHidden: false, inert: false, visuallyHidden: false };
+    return this.state.get(el) ?? outsideState(el);
   }
 
   /**
@@ -405,10 +412,25 @@ export class WcagContext {
     return location;
   }
 
-  /** The first element with this id, as getElementById finds it. */
+  /** The first element with this id, as getElementById finds it (none inside `<noscript>`: see the walk). */
   byId(id: string): Element | undefined {
-    return this.page.ids.get(id)?.[0];
+    const list = this.page.ids.get(id);
+    if (list === undefined) return undefined;
+    const first = list[0]!;
+    return this.documentOrder.positionOf(first) !== undefined ? first : list.find((el) => this.documentOrder.positionOf(el) !== undefined);
   }
+}
+
+const DEFAULT_STATE: ElementState = { rendered: true, visibilityVisible: true, ariaHidden: false, inert: false, visuallyHidden: false };
+const NOSCRIPT_STATE: ElementState = { rendered: false, visibilityVisible: true, ariaHidden: false, inert: true, visuallyHidden: false };
+
+/**
+ * The state of an element the walk did not index: inside `<noscript>` (reached through a parent's
+ * children), never rendered, as the noscript itself; else (another document's element) the default.
+ */
+function outsideState(el: Element): ElementState {
+  for (let a = parentElement(el); a !== null; a = parentElement(a)) if (a.name === 'noscript') return NOSCRIPT_STATE;
+  return DEFAULT_STATE;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

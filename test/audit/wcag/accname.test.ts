@@ -25,6 +25,11 @@ const cases: [string, string, string][] = [
   ['table caption', '<table id="t"><caption>Prices</caption><tr><td>1</td></tr></table>', 'Prices'],
   ['svg title', '<svg id="t" role="img"><title>Chart</title></svg>', 'Chart'],
   ['a labelledby cycle ends', '<div id="t" role="button" aria-labelledby="u">x</div><div id="u" aria-labelledby="t">Loop</div>', 'Loop'],
+  ['submit with value="" shows no text: no default name', '<input id="t" type="submit" value="">', ''],
+  ['reset with value="" shows no text: no default name', '<input id="t" type="reset" value="">', ''],
+  ['reset without value: default name', '<input id="t" type="reset">', 'Reset'],
+  ['submit with value="" falls through to its title', '<input id="t" type="submit" value="" title="Send">', 'Send'],
+  ['a password field’s value does not name the control it is embedded in', '<label>PIN <input type="password" value="1234"></label><input type="checkbox" id="t" aria-labelledby="l"><span id="l">Remember <input type="password" value="1234"></span>', 'Remember'],
   ['a style-sheet-hidden span is left out', '<style>.sr{display:none}</style><button id="t">Go<span class="sr"> away</span></button>', 'Go'],
 ];
 

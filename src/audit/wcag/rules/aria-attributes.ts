@@ -2,7 +2,7 @@
 // value of its type, and is allowed (and not prohibited) on the element's role. The tables come
 // from aria-query.
 import type { Element } from 'domhandler';
-import { ariaProperty, GLOBAL_PROPERTIES, inputType, isAriaProperty, roleDefinition } from '../aria.ts';
+import { ariaProperty, GLOBAL_PROPERTIES, inputType, isAriaProperty, nativeOnlyRole, roleDefinition } from '../aria.ts';
 import type { WcagContext } from '../context.ts';
 import { failed, passed, type WcagRule } from './rule.ts';
 
@@ -96,9 +96,19 @@ function prohibited(role: string | null, name: string): boolean {
   return false;
 }
 
-/** The role whose property rules apply: generic for elements with no role (ARIA in HTML). */
-function effectiveRole(ctx: WcagContext, el: Element): string {
-  return ctx.role(el) ?? 'generic';
+/**
+ * The role whose property rules apply: the semantic role; for an element with none, generic (ARIA
+ * in HTML), unless HTML-AAM gives it native semantics of its own (audio, iframe, a colour or file
+ * input, …): then no ARIA role's prohibitions apply (null).
+ */
+function effectiveRole(ctx: WcagContext, el: Element): string | null {
+  const role = ctx.role(el);
+  if (role !== null) return role;
+  return nativeOnlyRole(el) === null ? 'generic' : null;
+}
+
+function roleText(role: string | null, el: Element): string {
+  return role === null ? `<${el.name}${el.name === 'input' ? ` type=${inputType(el)}` : ''}> (no ARIA role)` : `role ${role}`;
 }
 
 export const ariaAllowedAttr: WcagRule = {
@@ -111,9 +121,9 @@ export const ariaAllowedAttr: WcagRule = {
     for (const [el, name] of ariaAttributes(ctx)) {
       if (!isAriaProperty(name) || ctx.isIncluded(el) === false) continue;
       const role = effectiveRole(ctx, el);
-      if (prohibited(role, name)) yield failed(el, `${name} is prohibited on role ${role}`);
+      if (prohibited(role, name)) yield failed(el, `${name} is prohibited on ${roleText(role, el)}`);
       else if (supported(role, name) || allowedByLanguage(el, name)) yield passed(el);
-      else yield failed(el, `${name} is not supported on role ${role}`);
+      else yield failed(el, `${name} is not supported on ${roleText(role, el)}`);
     }
   },
 };
@@ -128,7 +138,7 @@ export const ariaProhibitedAttr: WcagRule = {
     for (const [el, name] of ariaAttributes(ctx)) {
       if (!(GLOBAL_PROPERTIES.has(name) || name.startsWith('aria-braille')) || ctx.isIncluded(el) === false) continue;
       const role = effectiveRole(ctx, el);
-      yield prohibited(role, name) ? failed(el, `${name} is prohibited on role ${role}`) : passed(el);
+      yield prohibited(role, name) ? failed(el, `${name} is prohibited on ${roleText(role, el)}`) : passed(el);
     }
   },
 };

@@ -2,6 +2,7 @@
 import { ariaAllowedAttr, ariaAttrDefined, ariaProhibitedAttr, ariaValidValue } from './aria-attributes.ts';
 import { ariaRequiredChildren, ariaRequiredParent, ariaRequiredProps } from './aria-roles.ts';
 import { autocompleteValid } from './autocomplete.ts';
+import { bypassBlocks } from './bypass.ts';
 import { textContrast } from './contrast.ts';
 import { ariaHiddenFocus, presentationalChildrenFocus } from './focus-hidden.ts';
 import { tdHeaders, thHasCells } from './tables.ts';
@@ -18,6 +19,7 @@ import { iframeFocus } from './iframe-focus.ts';
 import { duplicateId } from './duplicate-id.ts';
 import { headingDescriptive, imageAltMeaningful, labelDescriptive, linkPurpose, pageLanguageMatches, pageTitleDescriptive } from './judgement.ts';
 import { audioAlternatives, autoplayAudio, movingContent, videoAlternatives } from './media.ts';
+import { objectName } from './object-name.ts';
 import { pageTitle } from './page-title.ts';
 import { roleValid } from './role-valid.ts';
 import type { WcagRule } from './rule.ts';
@@ -26,11 +28,13 @@ export const WCAG_RULES: readonly WcagRule[] = [
   imageName,
   imageButtonName,
   svgImageName,
+  objectName,
   ariaRequiredChildren,
   ariaRequiredParent,
   metaViewport,
   metaRefresh,
   pageTitle,
+  bypassBlocks,
   linkName,
   htmlHasLang,
   htmlLangValid,

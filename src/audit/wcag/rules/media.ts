@@ -1,8 +1,11 @@
 // Time-based media and motion (WCAG 1.2.x, 1.4.2, 2.2.2): static HTML shows where such content
 // is, not whether its captions, descriptions, alternatives or controls suffice; that takes the
-// media itself and a person. Each occurrence is cantTell, so the criterion is reported as
-// inconclusive exactly where it applies.
-import { cantTell, type WcagRule } from './rule.ts';
+// media itself and a person. Each media occurrence is cantTell, so the criterion is reported as
+// inconclusive exactly where it applies. `<marquee>` and `<blink>` are the exception: the
+// elements themselves move or blink and offer no control, so they fail 2.2.2 (as axe's marquee
+// and blink rules do).
+import type { Element } from 'domhandler';
+import { cantTell, failed, passed, type WcagRule } from './rule.ts';
 
 export const videoAlternatives: WcagRule = {
   id: 'video-alternatives',
@@ -48,13 +51,38 @@ export const autoplayAudio: WcagRule = {
   },
 };
 
+/**
+ * How a `<marquee>` moves, from its attributes (HTML's obsolete marquee section): a scroll amount
+ * of 0 never moves it; a finite `loop` count stops it after that many passes, which may or may
+ * not end within the 5 s of the exception.
+ */
+function marqueeMotion(el: Element): 'still' | 'stops' | 'endless' {
+  const amount = /^\s*(\d+)/.exec(el.attribs.scrollamount ?? '');
+  if (amount !== null && Number.parseInt(amount[1]!, 10) === 0) return 'still';
+  const loop = /^\s*(-?\d+)/.exec(el.attribs.loop ?? '');
+  if (loop !== null && Number.parseInt(loop[1]!, 10) > 0) return 'stops';
+  return 'endless';
+}
+
 export const movingContent: WcagRule = {
   id: 'moving-content',
   actRules: [],
   criteria: ['2.2.2'],
-  applicability: 'A `<marquee>` or `<blink>` element.',
-  expectation: 'The motion can be paused, stopped or hidden (needs interaction).',
+  applicability: 'A visible `<marquee>` or `<blink>` element.',
+  expectation: 'It does not move or blink: neither element offers a way to pause, stop or hide it (a `<marquee>` with scrollamount 0 does not move).',
   *evaluate(ctx) {
-    for (const tag of ['marquee', 'blink']) for (const el of ctx.tagged(tag)) if (ctx.isRendered(el) !== false) yield cantTell(el, `<${tag}> moves content: whether it can be paused needs interaction`);
+    for (const tag of ['marquee', 'blink']) {
+      for (const el of ctx.tagged(tag)) {
+        const visible = ctx.isVisible(el);
+        if (visible === false) continue;
+        const motion = tag === 'marquee' ? marqueeMotion(el) : 'endless';
+        if (motion === 'still') yield passed(el);
+        else if (motion === 'stops') yield cantTell(el, `<marquee loop="${el.attribs.loop!.trim()}"> stops after its loops: whether within 5 s depends on its content and speed`);
+        else if (visible === undefined) yield cantTell(el, ctx.undecidedCss(`<${tag}> moves content without a way to pause it; its visibility depends on undecidable CSS`));
+        else if (tag === 'blink') yield failed(el, '<blink> blinks content with no way to pause, stop or hide it');
+        // A script that stops it under the mouse (onmouseover="stop()") is no keyboard mechanism.
+        else yield failed(el, el.attribs.onmouseover === undefined ? '<marquee> scrolls content with no way to pause, stop or hide it' : '<marquee> scrolls content; at most a mouse hover pauses it, with no keyboard way to pause, stop or hide it');
+      }
+    }
   },
 };
