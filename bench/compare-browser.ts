@@ -54,6 +54,10 @@ const HOST = 'pages.test';
 const STANDARD = 'WCAG21AA';
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const CSP = "script-src 'none'";
+const PROBE_PATH = '/probe';
+const PROBE_HTML =
+  '<!doctype html><html lang="en"><head><title>static</title><link rel="stylesheet" href="/probe.css"></head>' +
+  '<body><script>document.title = "script ran"</script><img src="/probe.png"><iframe src="/probe-frame"></iframe></body></html>';
 const TIMEOUT_MS = Number(process.env.COMPARE_TIMEOUT_MS ?? 60_000);
 const SPEED_TARGET = 15;
 
@@ -288,7 +292,7 @@ const hits = new Map<string, number>();
 const fixture = await startHttpsFixture((req, res) => {
   const index = Number(/^\/p\/(\d+)$/.exec(req.url ?? '')?.[1] ?? NaN);
   hits.set(req.url ?? '', (hits.get(req.url ?? '') ?? 0) + 1);
-  const page = pages[index];
+  const page = req.url === PROBE_PATH ? { bytes: Buffer.from(PROBE_HTML) } : pages[index];
   if (!page) {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     return;
@@ -299,9 +303,46 @@ const fixture = await startHttpsFixture((req, res) => {
 }, pki);
 const pageUrl = (i: number) => fixture.url(HOST, `/p/${i}`);
 
+/**
+ * The setup checked before the run, on a page with an inline script, an image, a style sheet and a
+ * frame: the script must not have run, nothing but the document may reach the fixture, and axe
+ * must run under the page's CSP. A browser that would see more than the service stops the bench.
+ */
+async function probeBrowser(browser: import('playwright-core').Browser): Promise<void> {
+  hits.clear();
+  const context = await browser.newContext({ ignoreHTTPSErrors: true });
+  try {
+    const url = fixture.url(HOST, PROBE_PATH);
+    await context.route('**/*', (route) => {
+      const req = route.request();
+      return req.isNavigationRequest() && req.frame().parentFrame() === null && req.url() === url ? route.continue() : route.abort();
+    });
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'load' });
+    const title = await page.title();
+    await page.evaluate(axeSource);
+    const ran = await page.evaluate(() => (window as unknown as { axe: { run(c: unknown, o: unknown): Promise<{ violations: { id: string }[] }> } }).axe.run(document, { iframes: false }).then((r) => r.violations.map((v) => v.id)));
+    const requested = [...hits.keys()];
+    if (title !== 'static') throw new Error(`a page script ran under the CSP (title ${JSON.stringify(title)})`);
+    if (requested.join() !== PROBE_PATH) throw new Error(`the browser requested more than the document: ${requested.join(', ')}`);
+    if (!ran.includes('image-alt')) throw new Error(`axe did not run as expected under the CSP: ${ran.join(', ')}`);
+  } finally {
+    await context.close();
+    hits.clear();
+  }
+}
+
 const service = await startService(pki.caPem);
 const browser = await launchBrowser([`--host-resolver-rules=MAP ${HOST} 127.0.0.1`]);
 const chromiumVersion = browser.version();
+try {
+  await probeBrowser(browser);
+} catch (error) {
+  await browser.close();
+  await service.close();
+  await fixture.close();
+  throw error;
+}
 
 const started = performance.now();
 try {
