@@ -42,7 +42,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
-import { CRITERIA, STANDARD_CRITERIA, type WcagCriterion } from '../src/audit/wcag/index.ts';
+import { CRITERIA, STANDARD_CRITERIA, WCAG_RULES, type WcagCriterion } from '../src/audit/wcag/index.ts';
 import { CHROMIUM_PATH, launchBrowser } from '../test/support/browser.ts';
 import { CORPORA } from '../test/support/corpus-pages.ts';
 import { startHttpsFixture } from '../test/support/https-fixture.ts';
@@ -224,8 +224,9 @@ type AxeResult =
   | { ok: true; loadMs: number; injectMs: number; runMs: number; ms: number; contextMs: number; violations: AxeRule[]; incomplete: AxeRule[]; passes: number }
   | { ok: false; ms: number; error: string };
 
-const axeSource = (await import('axe-core')).default.source;
-const axeVersion = (await import('axe-core')).default.version;
+const axeCore = (await import('axe-core')).default;
+const axeSource = axeCore.source;
+const axeVersion = axeCore.version;
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -375,7 +376,10 @@ const wallS = (performance.now() - started) / 1000;
 await browser.close();
 await service.close();
 await fixture.close();
-const extraRequests = [...hits.entries()].filter(([, n]) => n !== 2);
+/** A document fetched other than once by each side, and anything else that reached the fixture. */
+const documentHits = pages.map((_, i) => hits.get(`/p/${i}`) ?? 0);
+const badDocuments = pages.flatMap((p, i) => (documentHits[i] === 2 ? [] : [`${p.name} ×${documentHits[i]}`]));
+const otherRequests = [...hits.keys()].filter((key) => !/^\/p\/\d+$/.test(key));
 
 // ---------------------------------------------------------------------------------------------
 // Agreement per criterion.
@@ -385,7 +389,14 @@ const criterionOfTag = (tag: string): string | undefined => {
   return match ? `${match[1]}.${match[2]}.${match[3]}` : undefined;
 };
 const inStandard = STANDARD_CRITERIA[STANDARD];
-const titles = new Map(CRITERIA.map((c) => [c.num, c.title]));
+/** Rules per criterion: ours (the engine's registry) and axe's that the run's tags select (experimental ones are not run). */
+const ourRulesFor = new Map<string, string[]>();
+for (const rule of WCAG_RULES) for (const c of rule.criteria) ourRulesFor.set(c, [...(ourRulesFor.get(c) ?? []), rule.id]);
+const axeRulesFor = new Map<string, string[]>();
+for (const rule of axeCore.getRules(AXE_TAGS)) {
+  if (rule.tags.includes('experimental')) continue;
+  for (const c of new Set(rule.tags.map(criterionOfTag).filter((c) => c !== undefined))) axeRulesFor.set(c, [...(axeRulesFor.get(c) ?? []), rule.ruleId]);
+}
 
 interface Side {
   page: string;
@@ -542,6 +553,7 @@ console.table(
         'only axe': r.onlyAxe,
         neither: r.neither,
         agree: `${fmt(((r.both + r.neither) / compared) * 100, 0)}%`,
+        'rules ours/axe': `${ourRulesFor.get(r.criterion)?.length ?? 0}/${axeRulesFor.get(r.criterion)?.length ?? 0}`,
         'only ours (axe incompl.)': r.onlyOurs ? r.onlyOursAxeIncomplete : '',
         'only axe (ours warn)': r.onlyAxe ? r.onlyAxeOursWarning : '',
         'only ours: top rules': topOf(r.onlyOursRules),
@@ -552,13 +564,21 @@ console.table(
 );
 const quiet = table.filter((r) => r.both + r.onlyOurs + r.onlyAxe === 0).map((r) => r.criterion);
 console.log(`not failed by either on any page: ${quiet.join(', ')}`);
-if (flagged.length) console.log(`▶ ours alone fails on ≥ ${flagAt} pages: ${flagged.map((r) => `${r.criterion} (${r.onlyOurs}: ${topOf(r.onlyOursRules)})`).join('; ')}`);
-else console.log(`no criterion where ours alone fails ≥ ${flagAt} pages`);
+if (flagged.length) {
+  console.log(`▶ ours alone fails on ≥ ${flagAt} pages (only-ours pages: our rules behind them; axe's rules tagged for the criterion in this run):`);
+  for (const r of flagged) {
+    const axeRules = axeRulesFor.get(r.criterion) ?? [];
+    console.log(`  ${r.criterion} ${r.title}: ${r.onlyOurs} pages (${sortTally(r.onlyOursRules).map(([rule, n]) => `${rule} ${n}`).join(', ')}); axe: ${axeRules.length ? axeRules.join(', ') : 'none'}`);
+  }
+} else console.log(`no criterion where ours alone fails ≥ ${flagAt} pages`);
 if (unmappedAxe.size) console.log(`axe violations with no WCAG criterion tag (not compared): ${[...unmappedAxe].join(', ')}`);
 if (outsideStandard.size) console.log(`axe violations tagged with a criterion outside ${STANDARD} (not compared): ${[...outsideStandard].join(', ')}`);
 if (aiWarnings) console.log(`fail findings of severity warning (AI; not failures here): ${aiWarnings}`);
 if (failures.length) console.log(`left out (${failures.length}): ${failures.map((f) => `${f.page} [${f.side}: ${f.error}]`).join('; ')}`);
-if (extraRequests.length) console.log(`pages whose document was not requested exactly twice (once per side): ${extraRequests.slice(0, 10).map(([p, n]) => `${p} ×${n}`).join(', ')}`);
+if (badDocuments.length) console.log(`documents not requested exactly once by each side: ${badDocuments.slice(0, 10).join(', ')}`);
+// Chromium fetches a page's favicon itself, outside the page's request interception: it reaches
+// the fixture (404) but never the DOM axe reads.
+if (otherRequests.length) console.log(`other requests that reached the fixture (${otherRequests.length}; a favicon is fetched by the browser outside request interception and never reaches the DOM): ${otherRequests.slice(0, 5).join(', ')}`);
 
 console.log(`\nSpeed per page over the ${speed.pages} pages both finished (one page at a time, sides alternating; 2 shared cores)`);
 console.table({
@@ -584,6 +604,8 @@ fs.writeFileSync(
       speed,
       perPage: pages.map((p, i) => ({ page: p.name, kB: p.bytes.length / 1024, oursMs: oursResults[i]!.ms, axe: (({ violations: _v, incomplete: _i, ...rest }) => rest)(axeResults[i]! as Extract<AxeResult, { ok: true }>) })),
       failures,
+      otherRequests,
+      rulesPerCriterion: Object.fromEntries(table.map((r) => [r.criterion, { ours: ourRulesFor.get(r.criterion) ?? [], axe: axeRulesFor.get(r.criterion) ?? [] }])),
       unmappedAxe: [...unmappedAxe], outsideStandard: [...outsideStandard],
       criteria: table.map((r) => ({ ...r, onlyOursRules: Object.fromEntries(sortTally(r.onlyOursRules)), onlyAxeRules: Object.fromEntries(sortTally(r.onlyAxeRules)) })),
     },
