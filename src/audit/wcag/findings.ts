@@ -155,7 +155,7 @@ export function aggregate(runs: readonly RuleRun[], standard: WcagStandard, incl
     // "(no AI step configured)" only where none is: not in the rules' verdicts the AI step is shown.
     const evidence = evidenceOf(status, summary, merge === undefined && ai.note === NO_AI_NOTE);
     const first = summary.first?.location;
-    const advisory = outcomes !== undefined && outcomes.advisory.length > 0 ? rulesFinding(row.num, 'fail', 'warning', outcomes.advisory, false) : undefined;
+    const advisory = outcomes !== undefined && outcomes.advisory.length > 0 ? secondaryWarning(row.num, outcomes.advisory) : undefined;
     // A secondary rule's fail marks the control as a warning-severity fail, before the AI's.
     controls.push(checkedControl(row, standard, status, evidence.evidence, first, advisory ?? aiFinding));
     if (status !== 'pass') {
@@ -180,9 +180,9 @@ export function aggregate(runs: readonly RuleRun[], standard: WcagStandard, incl
 }
 
 /** The warning of a criterion's secondary fails: who failed, how often, where. */
-function rulesFinding(control: string, status: 'fail', severity: 'warning', tallies: readonly Tally[], noAiStep: boolean): Finding {
+function secondaryWarning(control: string, tallies: readonly Tally[]): Finding {
   const summary = summarise(tallies);
-  const finding: Finding = { control, status, severity, evidence: evidenceOf(status, summary, noAiStep, true).evidence };
+  const finding: Finding = { control, status: 'fail', severity: 'warning', evidence: evidenceOf('fail', summary, false, true).evidence };
   const first = summary.first?.location;
   if (first) finding.location = first;
   finding.occurrences = occurrencesOf(tallies);
