@@ -6,8 +6,9 @@
 // (`son`, `bcl`, `azb`, …) are known, and ISO 639-2 codes with a two-letter subtag (`eng`) are
 // not, since the registry lists only the two-letter one. Choices (README, "Language tags"):
 // deprecated subtags (`iw`, `in`, `mo`) are still registered and pass; the private-use range
-// `qaa..qtz` is a range, not a subtag, and fails; a grandfathered tag is judged by its first
-// subtag like any other (`i-klingon` fails, `zh-min-nan` passes as `zh`).
+// `qaa..qtz` is a range, not a subtag, and fails; a grandfathered tag (the whole tag, from the
+// registry's `grandfathered.json`) has no known primary language tag, as ACT's definition says,
+// so `zh-min-nan` and `en-GB-oed` fail like `i-klingon`.
 import { createRequire } from 'node:module';
 import type { Element } from 'domhandler';
 import { isText, type AnyNode } from 'domhandler';
@@ -15,24 +16,35 @@ import { parentElement } from '../../page/dom.ts';
 import type { WcagContext } from '../context.ts';
 import { failed, passed, type WcagRule } from './rule.ts';
 
-/** Every registered language subtag, lower case: built once per thread, on the first `lang` asked about. */
-let registered: ReadonlySet<string> | undefined;
-
-function languageSubtags(): ReadonlySet<string> {
-  if (registered === undefined) {
-    // `language.json` maps each subtag of Type language to its record's index in the registry.
-    const index = createRequire(import.meta.url)('language-subtag-registry/data/json/language.json') as Record<string, number>;
-    registered = new Set(Object.keys(index).filter((subtag) => /^[a-z]{2,8}$/.test(subtag)));
-  }
-  return registered;
+interface Registry {
+  /** Every subtag of Type language, lower case. */
+  languages: ReadonlySet<string>;
+  /** Every grandfathered tag, lower case. */
+  grandfathered: ReadonlySet<string>;
 }
 
-/** Whether a language tag has a known primary language tag (ACT): its first subtag is a registered language subtag. */
+/** Built once per thread, on the first `lang` asked about. */
+let registry: Registry | undefined;
+
+function loadRegistry(): Registry {
+  const require = createRequire(import.meta.url);
+  // Each index maps a subtag (or tag), lower case, to its record's position in the registry.
+  const languages = require('language-subtag-registry/data/json/language.json') as Record<string, number>;
+  const grandfathered = require('language-subtag-registry/data/json/grandfathered.json') as Record<string, number>;
+  return {
+    languages: new Set(Object.keys(languages).filter((subtag) => /^[a-z]{2,8}$/.test(subtag))),
+    grandfathered: new Set(Object.keys(grandfathered)),
+  };
+}
+
+/** Whether a language tag has a known primary language tag (ACT): its first subtag is a registered language subtag, and it is not grandfathered. */
 export function knownPrimaryLanguage(tag: string): boolean {
+  registry ??= loadRegistry();
   const trimmed = tag.trim();
   const dash = trimmed.indexOf('-');
   const primary = (dash < 0 ? trimmed : trimmed.slice(0, dash)).toLowerCase();
-  return languageSubtags().has(primary);
+  if (!registry.languages.has(primary)) return false;
+  return dash < 0 || !registry.grandfathered.has(trimmed.toLowerCase());
 }
 
 export const htmlHasLang: WcagRule = {
