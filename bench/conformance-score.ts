@@ -4,7 +4,8 @@
 // - consistent: every failed example gets a fail, and no passed or inapplicable example does;
 // - partial: nothing is wrong, but some failed examples are missed or answered cantTell;
 // - inconsistent: a false fail, or a failed example answered passed only.
-// Criterion level, beside it: does the audit's finding list name one of the case's criteria?
+// Criterion level, beside it: does the audit fail one of the case's criteria with an error (a
+// rule's `criteria`), or only with a warning (a rule's `secondary` criteria: issue 18)?
 import fs from 'node:fs';
 import path from 'node:path';
 import { runEngineOnHtml } from '../src/audit/wcag/engine.ts';
@@ -33,8 +34,10 @@ export interface CaseResult {
   /** The outcomes the mapped engine rules gave (empty: inapplicable). */
   got: string[];
   verdict: CaseVerdict;
-  /** Criterion level: criteria of the case that the engine failed. */
+  /** Criterion level: criteria of the case that the engine failed (an error). */
   failedCriteria: string[];
+  /** Criteria of the case the engine failed with a warning only (a secondary rule's fail). */
+  warnedCriteria: string[];
 }
 
 export interface ConformanceReport {
@@ -42,7 +45,7 @@ export interface ConformanceReport {
   rules: Record<string, { name: string; score: RuleScore; cases: number; verdicts: Record<CaseVerdict, number>; engineRules: string[] }>;
   counts: Record<RuleScore, number>;
   notImplemented: { ruleId: string; name: string; cases: number }[];
-  criteria: Record<string, { failedCases: number; detected: number; passedCases: number; flagged: number }>;
+  criteria: Record<string, { failedCases: number; detected: number; warned: number; passedCases: number; flagged: number; flaggedWarning: number }>;
   problems: CaseResult[];
 }
 
@@ -65,10 +68,12 @@ export function scoreConformance(actDir: string): ConformanceReport {
     const mapped = new Set(byAct.get(c.ruleId) ?? []);
     const got: string[] = [];
     const failedCriteria = new Set<string>();
+    const warnedCriteria = new Set<string>();
     for (const { rule, results: ruleResults } of run.runs) {
       for (const r of ruleResults) {
         if (mapped.has(rule.id)) got.push(r.outcome);
         if (r.outcome === 'failed') for (const sc of rule.criteria) failedCriteria.add(sc);
+        if (r.outcome === 'failed') for (const sc of rule.secondary ?? []) warnedCriteria.add(sc);
       }
     }
     results.push({
@@ -79,15 +84,19 @@ export function scoreConformance(actDir: string): ConformanceReport {
       got,
       verdict: verdictOf(c.outcome, got),
       failedCriteria: c.scEffective.filter((sc) => failedCriteria.has(sc)),
+      warnedCriteria: c.scEffective.filter((sc) => !failedCriteria.has(sc) && warnedCriteria.has(sc)),
     });
     for (const sc of c.scEffective) {
-      const entry = (criteria[sc] ??= { failedCases: 0, detected: 0, passedCases: 0, flagged: 0 });
+      const entry = (criteria[sc] ??= { failedCases: 0, detected: 0, warned: 0, passedCases: 0, flagged: 0, flaggedWarning: 0 });
+      const warned = !failedCriteria.has(sc) && warnedCriteria.has(sc);
       if (c.outcome === 'failed') {
         entry.failedCases++;
         if (failedCriteria.has(sc)) entry.detected++;
+        else if (warned) entry.warned++;
       } else {
         entry.passedCases++;
         if (failedCriteria.has(sc)) entry.flagged++;
+        else if (warned) entry.flaggedWarning++;
       }
     }
   }

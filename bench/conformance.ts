@@ -28,10 +28,12 @@ for (const [ruleId, r] of Object.entries(report.rules).sort((a, b) => a[1].score
 console.log(`\nconsistent ${report.counts.consistent} · partial ${report.counts.partial} · inconsistent ${report.counts.inconsistent}`);
 console.log(`\nNot implemented (${report.notImplemented.length} ACT rules, by static case count):`);
 console.log(report.notImplemented.map((r) => `  ${r.ruleId} ${r.name} (${r.cases})`).join('\n'));
-console.log('\nCriterion level (a case counts when the audit fails one of its criteria):');
+console.log('\nCriterion level (a case counts when the audit fails one of its criteria: an error; + a warning only, from a rule whose ACT rule maps to no criterion):');
 console.log('criterion  failed cases detected   passed/inapplicable cases flagged');
 for (const [sc, c] of Object.entries(report.criteria).sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))) {
-  console.log(`${sc.padEnd(10)} ${`${c.detected}/${c.failedCases}`.padStart(21)}   ${`${c.flagged}/${c.passedCases}`.padStart(33)}`);
+  const warned = c.warned > 0 ? ` +${c.warned}` : '';
+  const flaggedWarning = c.flaggedWarning > 0 ? ` +${c.flaggedWarning}` : '';
+  console.log(`${sc.padEnd(10)} ${`${c.detected}/${c.failedCases}${warned}`.padStart(21)}   ${`${c.flagged}/${c.passedCases}${flaggedWarning}`.padStart(33)}`);
 }
 if (process.argv.includes('--problems')) {
   console.log('\nProblems:');

@@ -38,9 +38,11 @@ const Finding = Type.Object({
   source: Type.Optional(
     Type.Enum(['rules', 'ai'], {
       description:
-        '`wcag` only: who decided. `rules`: the static rule engine (a fail is an error). `ai`: the AI judgement step (1.1.1, 2.4.2, 2.4.4, 2.4.6, 3.1.1), ' +
+        '`wcag` only: who decided. `rules`: the static rule engine (a fail is an error, except a fail of rules whose W3C ACT rule maps to no WCAG criterion for conformance, ' +
+        'e.g. an empty heading under 2.4.6 or an undefined aria-* attribute under 1.3.1 and 4.1.2: a separate `fail` finding of severity `warning`). ' +
+        '4.1.1 Parsing is never reported (always satisfied for HTML by W3C’s 2023 erratum; removed in WCAG 2.2). `ai`: the AI judgement step (1.1.1, 2.4.2, 2.4.4, 2.4.6, 3.1.1), ' +
         'always a warning: `fail` when the model judged an element to fail, `inconclusive` when it could not tell; `rules` then names the judgement questions. ' +
-        'A criterion may carry one finding of each source. Absent on findings of other branches and on wcag audits stored before this field existed.',
+        'A criterion may carry one finding of each source, and with `rules` one more, that warning. Absent on findings of other branches and on wcag audits stored before this field existed.',
     }),
   ),
 });

@@ -10,6 +10,11 @@ export interface CriterionRow {
   readonly since: '2.0' | '2.1' | '2.2';
   /** Obsolete and removed in WCAG 2.2 (4.1.1 Parsing). */
   readonly removedIn?: '2.2';
+  /**
+   * Always satisfied for content using HTML or XML, by W3C's 2023 erratum to WCAG 2.0 and 2.1
+   * (4.1.1 Parsing): part of its standards, but never reported (no control, no finding).
+   */
+  readonly alwaysSatisfied?: true;
 }
 
 export const CRITERIA = [
@@ -66,7 +71,7 @@ export const CRITERIA = [
   { num: '3.3.4', title: 'Error Prevention (Legal, Financial, Data)', level: 'AA', since: '2.0' },
   { num: '3.3.7', title: 'Redundant Entry', level: 'A', since: '2.2' },
   { num: '3.3.8', title: 'Accessible Authentication (Minimum)', level: 'AA', since: '2.2' },
-  { num: '4.1.1', title: 'Parsing', level: 'A', since: '2.0', removedIn: '2.2' },
+  { num: '4.1.1', title: 'Parsing', level: 'A', since: '2.0', removedIn: '2.2', alwaysSatisfied: true },
   { num: '4.1.2', title: 'Name, Role, Value', level: 'A', since: '2.0' },
   { num: '4.1.3', title: 'Status Messages', level: 'AA', since: '2.1' },
 ] as const satisfies readonly CriterionRow[];
@@ -95,6 +100,18 @@ function inStandard(row: CriterionRow, standard: WcagStandard): boolean {
 /** The criteria each standard is made of, in table order. */
 export const STANDARD_CRITERIA: Readonly<Record<WcagStandard, ReadonlySet<WcagCriterion>>> = Object.fromEntries(
   WCAG_STANDARDS.map((standard) => [standard, new Set(CRITERIA.filter((row) => inStandard(row, standard)).map((row) => row.num))]),
+) as unknown as Record<WcagStandard, ReadonlySet<WcagCriterion>>;
+
+/**
+ * The criteria an audit against each standard may report: the standard's, less those always
+ * satisfied (4.1.1: a rule mapped to it, duplicate-id, still runs for its ACT rule, and is
+ * reported under no criterion).
+ */
+export const REPORTED_CRITERIA: Readonly<Record<WcagStandard, ReadonlySet<WcagCriterion>>> = Object.fromEntries(
+  WCAG_STANDARDS.map((standard) => [
+    standard,
+    new Set(CRITERIA.filter((row) => inStandard(row, standard) && !('alwaysSatisfied' in row)).map((row) => row.num)),
+  ]),
 ) as unknown as Record<WcagStandard, ReadonlySet<WcagCriterion>>;
 
 const BY_NUM = new Map<string, CriterionRow>(CRITERIA.map((row) => [row.num, row]));

@@ -3,6 +3,9 @@
 //   the rules and the first examples, located at the first failing element;
 // - a criterion with no fail but with cantTell outcomes gives one `inconclusive` warning, so a
 //   criterion is reported only where it applies to something on the page;
+// - failed outcomes of a rule for which the criterion is only secondary (`WcagRule.secondary`: its
+//   ACT rule maps to no criterion for conformance) give one more finding, a `fail` of severity
+//   warning, after the error or inconclusive one: never an error;
 // - every criterion that some rule applied to is listed among the checked controls (a pass only
 //   when every outcome for it passed: what static HTML cannot prove is never a pass).
 // With the AI step (index.ts), its answers merge per element into the judgement rules' cantTell
@@ -12,7 +15,7 @@ import type { CheckedControl, Finding, Occurrence, AuditResult, AiUse } from '..
 import type { Location } from '../control.ts';
 import { totalsOf } from '../findings.ts';
 import { outcome } from '../evidence.ts';
-import { CRITERIA, STANDARD_CRITERIA, type WcagCriterion, type WcagStandard } from './criteria.ts';
+import { CRITERIA, REPORTED_CRITERIA, type WcagCriterion, type WcagStandard } from './criteria.ts';
 import type { LocatedResult, RuleRun } from './engine.ts';
 import type { WcagRule } from './rules/rule.ts';
 
@@ -79,10 +82,12 @@ class Summary {
  */
 class CriterionOutcomes {
   readonly failed: Tally[] = [];
+  /** Failed outcomes of rules for which the criterion is secondary: warnings, never errors. */
+  readonly advisory: Tally[] = [];
   readonly unsure: Tally[] = [];
   readonly passed = new Summary();
   get size(): number {
-    return this.failed.length + this.unsure.length + this.passed.count;
+    return this.failed.length + this.advisory.length + this.unsure.length + this.passed.count;
   }
 }
 
@@ -103,26 +108,35 @@ function merged(rule: WcagRule, result: LocatedResult, merge: AiMerge | undefine
 }
 
 export function aggregate(runs: readonly RuleRun[], standard: WcagStandard, includeWarnings: boolean, ai: AiUse, merge?: AiMerge): AuditResult {
-  const inStandard = STANDARD_CRITERIA[standard];
+  // 4.1.1 is always satisfied (criteria.ts): in the 2.1 standards, and never reported.
+  const inStandard = REPORTED_CRITERIA[standard];
   const byCriterion = new Map<WcagCriterion, CriterionOutcomes>();
   /** Criteria with an outcome the AI covers (so the criterion applies even when no tally is left). */
   const covered = new Set<WcagCriterion>();
   for (const { rule, results } of runs) {
     const criteria: CriterionOutcomes[] = [];
-    for (const criterion of rule.criteria) {
-      if (!inStandard.has(criterion)) continue;
+    const add = (criterion: WcagCriterion) => {
+      if (!inStandard.has(criterion)) return;
       let outcomes = byCriterion.get(criterion);
       if (outcomes === undefined) byCriterion.set(criterion, (outcomes = new CriterionOutcomes()));
       criteria.push(outcomes);
       if (merge !== undefined && rule.judgement === true && results.some((r) => merged(rule, r, merge) === undefined)) covered.add(criterion);
-    }
+    };
+    rule.criteria.forEach(add);
+    /** From this index on, `criteria` are the rule's secondary criteria. */
+    const secondaryFrom = criteria.length;
+    rule.secondary?.forEach(add);
     if (criteria.length === 0) continue;
     for (const result of results) {
       const counted = merged(rule, result, merge);
       if (counted === undefined) continue;
-      for (const outcomes of criteria) {
+      for (let i = 0; i < criteria.length; i++) {
+        const outcomes = criteria[i]!;
         if (counted.outcome === 'passed') outcomes.passed.add(rule, result, counted.note);
-        else (counted.outcome === 'failed' ? outcomes.failed : outcomes.unsure).push({ rule, result, outcome: counted.outcome, note: counted.note });
+        else {
+          const to = counted.outcome === 'cantTell' ? outcomes.unsure : i < secondaryFrom ? outcomes.failed : outcomes.advisory;
+          to.push({ rule, result, outcome: counted.outcome, note: counted.note });
+        }
       }
     }
   }
@@ -141,7 +155,9 @@ export function aggregate(runs: readonly RuleRun[], standard: WcagStandard, incl
     // "(no AI step configured)" only where none is: not in the rules' verdicts the AI step is shown.
     const evidence = evidenceOf(status, summary, merge === undefined && ai.note === NO_AI_NOTE);
     const first = summary.first?.location;
-    controls.push(checkedControl(row, standard, status, evidence.evidence, first, aiFinding));
+    const advisory = outcomes !== undefined && outcomes.advisory.length > 0 ? secondaryWarning(row.num, outcomes.advisory) : undefined;
+    // A secondary rule's fail marks the control as a warning-severity fail, before the AI's.
+    controls.push(checkedControl(row, standard, status, evidence.evidence, first, advisory ?? aiFinding));
     if (status !== 'pass') {
       const finding: Finding = {
         control: row.num,
@@ -156,10 +172,24 @@ export function aggregate(runs: readonly RuleRun[], standard: WcagStandard, incl
       finding.source = 'rules';
       if (includeWarnings || finding.severity === 'error') findings.push(finding);
     }
+    if (advisory !== undefined && includeWarnings) findings.push(advisory);
     // The AI's warning follows the engine's finding of the same criterion.
     if (aiFinding !== undefined && includeWarnings) findings.push(aiFinding);
   }
   return { controls, findings, totals: totalsOf(findings), ai };
+}
+
+/** The warning of a criterion's secondary fails: who failed, how often, where. */
+function secondaryWarning(control: string, tallies: readonly Tally[]): Finding {
+  const summary = summarise(tallies);
+  const finding: Finding = { control, status: 'fail', severity: 'warning', evidence: evidenceOf('fail', summary, false, true).evidence };
+  const first = summary.first?.location;
+  if (first) finding.location = first;
+  finding.occurrences = occurrencesOf(tallies);
+  finding.rules = summary.rules.map((rule) => rule.id);
+  finding.actRules = [...new Set(summary.rules.flatMap((rule) => rule.actRules))];
+  finding.source = 'rules';
+  return finding;
 }
 
 function summarise(tallies: readonly Tally[]): Summary {
@@ -169,9 +199,10 @@ function summarise(tallies: readonly Tally[]): Summary {
 }
 
 /**
- * The criterion as a checked control. The engine's fail decides it (severity error); else an AI
- * fail makes it a fail carrying a warning, since an AI judgement is never an error; else any
- * cantTell left, the engine's or the AI's, makes it inconclusive; else it passed.
+ * The criterion as a checked control. The engine's fail decides it (severity error); else a
+ * secondary rule's fail or an AI fail (`warning`, that finding) makes it a fail carrying a
+ * warning, since neither is an error; else any cantTell left, the engine's or the AI's, makes it
+ * inconclusive; else it passed.
  */
 function checkedControl(
   row: (typeof CRITERIA)[number],
@@ -179,18 +210,18 @@ function checkedControl(
   status: 'pass' | 'fail' | 'inconclusive',
   evidence: string,
   location: Location | undefined,
-  aiFinding: Finding | undefined,
+  warning: Finding | undefined,
 ): CheckedControl {
-  const fromAi = aiFinding !== undefined && status !== 'fail' && (aiFinding.status === 'fail' || status === 'pass');
+  const fromWarning = warning !== undefined && status !== 'fail' && (warning.status === 'fail' || status === 'pass');
   const control: CheckedControl = {
     control: row.num,
     framework: `WCAG ${version(standard)} Level ${row.level}`,
     requirement: `${row.num} ${row.title}`,
-    outcome: fromAi ? aiFinding.status : status,
-    severity: fromAi && aiFinding.status === 'fail' ? 'warning' : 'error',
-    evidence: fromAi ? aiFinding.evidence : evidence,
+    outcome: fromWarning ? warning.status : status,
+    severity: fromWarning && warning.status === 'fail' ? 'warning' : 'error',
+    evidence: fromWarning ? warning.evidence : evidence,
   };
-  const at = fromAi ? aiFinding.location : location;
+  const at = fromWarning ? warning.location : location;
   if (at) control.location = at;
   return control;
 }
@@ -210,11 +241,12 @@ function occurrencesOf(tallies: readonly Tally[]): Occurrence[] {
 }
 
 /** `3 failed (link-name 2, button-name 1): first note; second note`, within the evidence bound. */
-function evidenceOf(status: 'pass' | 'fail' | 'inconclusive', summary: Summary, noAiStep: boolean) {
+function evidenceOf(status: 'pass' | 'fail' | 'inconclusive', summary: Summary, noAiStep: boolean, secondary = false) {
   const rules = summary.rules.map((rule, i) => `${rule.id} ${summary.counts[i]}`).join(', ');
   const notes = summary.notes;
   const verb = status === 'fail' ? 'failed' : status === 'inconclusive' ? 'cannot be decided from static HTML' : 'passed';
   const judgement = status === 'inconclusive' && noAiStep && summary.judgement ? ' (no AI step configured)' : '';
-  const head = `${summary.count} ${verb}${judgement} (${rules})`;
+  const warning = secondary ? ', a warning: under W3C ACT’s mapping this alone does not fail the criterion' : '';
+  const head = `${summary.count} ${verb}${judgement} (${rules})${warning}`;
   return outcome(status, notes.length === 0 ? head : `${head}: ${notes.join('; ')}`);
 }

@@ -16,7 +16,7 @@ import { WCAG_RULES } from './rules/index.ts';
 import { summarisePage } from './summary.ts';
 
 export { WCAG_RULES } from './rules/index.ts';
-export { CRITERIA, STANDARD_CRITERIA, WCAG_STANDARDS, type WcagCriterion, type WcagStandard } from './criteria.ts';
+export { CRITERIA, REPORTED_CRITERIA, STANDARD_CRITERIA, WCAG_STANDARDS, type WcagCriterion, type WcagStandard } from './criteria.ts';
 export { AnalysisCancelledError, AnalysisFailedError } from './ai-step/index.ts';
 
 export { summarisePage, type PageSummary } from './summary.ts';

@@ -13,7 +13,10 @@ function* ariaAttributes(ctx: WcagContext): Generator<[Element, string, string]>
 export const ariaAttrDefined: WcagRule = {
   id: 'aria-attr-defined',
   actRules: ['5f99a7'],
-  criteria: ['1.3.1', '4.1.2'],
+  // ACT maps it to 1.3.1 and 4.1.2 only as secondary requirements (a page may fail it and satisfy
+  // them): a fail is a warning there, never an error (README, "Criteria and ACT mappings").
+  criteria: [],
+  secondary: ['1.3.1', '4.1.2'],
   applicability: 'Any attribute whose name starts with `aria-`.',
   expectation: 'It is defined in WAI-ARIA.',
   *evaluate(ctx) {
@@ -55,7 +58,10 @@ export function validAriaValue(name: string, raw: string): boolean {
 export const ariaValidValue: WcagRule = {
   id: 'aria-valid-value',
   actRules: ['6a7281'],
-  criteria: ['1.3.1', '4.1.2'],
+  // ACT maps it to 1.3.1 and 4.1.2 only as secondary requirements (a page may fail it and satisfy
+  // them): a fail is a warning there, never an error (README, "Criteria and ACT mappings").
+  criteria: [],
+  secondary: ['1.3.1', '4.1.2'],
   applicability: 'Any WAI-ARIA state or property with a non-empty value.',
   expectation: 'The value is valid for the property’s value type (ID references need not resolve).',
   *evaluate(ctx) {
@@ -114,7 +120,10 @@ function roleText(role: string | null, el: Element): string {
 export const ariaAllowedAttr: WcagRule = {
   id: 'aria-allowed-attr',
   actRules: ['5c01ea'],
-  criteria: ['1.3.1', '4.1.2'],
+  // ACT maps it to 1.3.1 and 4.1.2 only as secondary requirements (a page may fail it and satisfy
+  // them): a fail is a warning there, never an error (README, "Criteria and ACT mappings").
+  criteria: [],
+  secondary: ['1.3.1', '4.1.2'],
   applicability: 'Any WAI-ARIA state or property on an element included in the accessibility tree.',
   expectation: 'It is global, supported or required by the element’s role, or allowed on the element by HTML, and it is not prohibited on the role.',
   *evaluate(ctx) {
@@ -131,7 +140,9 @@ export const ariaAllowedAttr: WcagRule = {
 export const ariaProhibitedAttr: WcagRule = {
   id: 'aria-prohibited-attr',
   actRules: ['kb1m8s'],
-  criteria: ['1.3.1'],
+  // ACT maps it to 1.3.1 only as a secondary requirement: a fail is a warning there.
+  criteria: [],
+  secondary: ['1.3.1'],
   applicability: 'Any global WAI-ARIA property on an element included in the accessibility tree.',
   expectation: 'It is not prohibited on the element’s role (e.g. aria-label on a generic element).',
   *evaluate(ctx) {

@@ -1,5 +1,9 @@
-// WCAG 2.0/2.1 4.1.1 Parsing: ids are unique (obsolete and removed in 2.2, so a WCAG22AA audit
-// never reports it). Read from the page's id index: one pass, whatever the number of duplicates.
+// ACT 3ea0c8, mapped to WCAG 2.0/2.1 4.1.1 Parsing: ids are unique. W3C's 2023 erratum makes
+// 4.1.1 always satisfied for HTML and XML, and WCAG 2.2 removed it, so 4.1.1 is never reported
+// (criteria.ts): the rule runs for its ACT rule and no audit shows its outcomes. A duplicate id
+// that breaks a relationship fails the rule of that relationship (label, aria-labelledby,
+// headers) under 1.3.1 or 4.1.2. Read from the page's id index: one pass, whatever the number
+// of duplicates.
 import { failed, passed, type WcagRule } from './rule.ts';
 
 export const duplicateId: WcagRule = {

@@ -1,13 +1,14 @@
 // ACT ffd0e9: a heading has a non-empty accessible name. ACT maps the rule to ARIA's name
-// computation only; an empty heading announces structure with nothing in it, so here it counts
-// against 1.3.1 (the structure conveyed is not in the content) and 2.4.6 (the heading describes
-// no topic).
+// computation only, no WCAG criterion, so a fail is never an error: it is a warning-severity
+// fail of 2.4.6 (a heading that describes no topic), where the criterion's heading questions
+// already are (README, "Criteria and ACT mappings").
 import { failed, passed, cantTell, type WcagRule } from './rule.ts';
 
 export const headingName: WcagRule = {
   id: 'heading-name',
   actRules: ['ffd0e9'],
-  criteria: ['1.3.1', '2.4.6'],
+  criteria: [],
+  secondary: ['2.4.6'],
   applicability: 'An element with the semantic role heading, included in the accessibility tree.',
   expectation: 'It has a non-empty accessible name.',
   *evaluate(ctx) {

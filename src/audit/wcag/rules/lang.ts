@@ -1,34 +1,50 @@
 // Language of the page and of parts (ACT b5c3f8, bf051a, de46e4): the `<html>` element has a
-// `lang`, and every `lang` names a known primary language. Known means the platform's language
-// data (ICU's display names, as shipped with Node) has a name for the primary subtag.
+// `lang`, and every `lang` has a known primary language tag. Known means ACT's definition: the
+// tag's first subtag (case-insensitive) is a subtag of Type `language` in the IANA Language
+// Subtag Registry, read from the `language-subtag-registry` package (its `language.json` index,
+// loaded once per thread on first use). So registered subtags that have no display name in ICU
+// (`son`, `bcl`, `azb`, …) are known, and ISO 639-2 codes with a two-letter subtag (`eng`) are
+// not, since the registry lists only the two-letter one. Choices (README, "Language tags"):
+// deprecated subtags (`iw`, `in`, `mo`) are still registered and pass; the private-use range
+// `qaa..qtz` is a range, not a subtag, and fails; a grandfathered tag (the whole tag, from the
+// registry's `grandfathered.json`) has no known primary language tag, as ACT's definition says,
+// so `zh-min-nan` and `en-GB-oed` fail like `i-klingon`.
+import { createRequire } from 'node:module';
 import type { Element } from 'domhandler';
 import { isText, type AnyNode } from 'domhandler';
 import { parentElement } from '../../page/dom.ts';
 import type { WcagContext } from '../context.ts';
 import { failed, passed, type WcagRule } from './rule.ts';
 
-const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
-
-/** Answers per primary subtag: ICU's lookup is slow, and at most 26³ + 26² subtags can be asked. */
-const KNOWN = new Map<string, boolean>();
-
-/** Whether a language tag's primary subtag is a known language (2–3 letters with a registered name, or a private `x-`/`i-` tag is not). */
-export function knownPrimaryLanguage(tag: string): boolean {
-  const primary = tag.trim().split('-')[0]!.toLowerCase();
-  if (!/^[a-z]{2,3}$/.test(primary)) return false;
-  let known = KNOWN.get(primary);
-  if (known === undefined) KNOWN.set(primary, (known = lookUp(primary)));
-  return known;
+interface Registry {
+  /** Every subtag of Type language, lower case. */
+  languages: ReadonlySet<string>;
+  /** Every grandfathered tag, lower case. */
+  grandfathered: ReadonlySet<string>;
 }
 
-function lookUp(primary: string): boolean {
-  try {
-    // A three-letter code with a two-letter equivalent ("eng") is not a registered subtag.
-    if (primary.length === 3 && new Intl.Locale(primary).language !== primary) return false;
-    return languageNames.of(primary) !== undefined;
-  } catch {
-    return false;
-  }
+/** Built once per thread, on the first `lang` asked about. */
+let registry: Registry | undefined;
+
+function loadRegistry(): Registry {
+  const require = createRequire(import.meta.url);
+  // Each index maps a subtag (or tag), lower case, to its record's position in the registry.
+  const languages = require('language-subtag-registry/data/json/language.json') as Record<string, number>;
+  const grandfathered = require('language-subtag-registry/data/json/grandfathered.json') as Record<string, number>;
+  return {
+    languages: new Set(Object.keys(languages).filter((subtag) => /^[a-z]{2,8}$/.test(subtag))),
+    grandfathered: new Set(Object.keys(grandfathered)),
+  };
+}
+
+/** Whether a language tag has a known primary language tag (ACT): its first subtag is a registered language subtag, and it is not grandfathered. */
+export function knownPrimaryLanguage(tag: string): boolean {
+  registry ??= loadRegistry();
+  const trimmed = tag.trim();
+  const dash = trimmed.indexOf('-');
+  const primary = (dash < 0 ? trimmed : trimmed.slice(0, dash)).toLowerCase();
+  if (!registry.languages.has(primary)) return false;
+  return dash < 0 || !registry.grandfathered.has(trimmed.toLowerCase());
 }
 
 export const htmlHasLang: WcagRule = {

@@ -5,7 +5,10 @@ import { failed, passed, type WcagRule } from './rule.ts';
 export const roleValid: WcagRule = {
   id: 'role-valid',
   actRules: ['674b10'],
-  criteria: ['1.3.1', '4.1.2'],
+  // ACT maps it to 1.3.1 and 4.1.2 only as secondary requirements (a page may fail it and satisfy
+  // them): a fail is a warning there, never an error (README, "Criteria and ACT mappings").
+  criteria: [],
+  secondary: ['1.3.1', '4.1.2'],
   applicability: 'A non-blank `role` attribute on an element that is not programmatically hidden.',
   expectation: 'At least one of its tokens is a non-abstract WAI-ARIA role.',
   *evaluate(ctx) {

@@ -22,7 +22,18 @@ export interface WcagRule {
   readonly id: string;
   /** The W3C ACT rule ids this rule implements (empty when none exists). */
   readonly actRules: readonly string[];
+  /**
+   * The criteria a failed outcome fails (severity error): the WCAG requirements the ACT rule maps
+   * to for conformance (README, "Criteria and ACT mappings"). Empty when it maps to none.
+   */
   readonly criteria: readonly WcagCriterion[];
+  /**
+   * Criteria the rule bears on where its ACT rule maps to none for conformance (ACT's secondary
+   * requirements, or one named here): a page may fail the rule and still satisfy the criterion,
+   * so a failed outcome is a `fail` of severity warning, never an error. Passed and cantTell
+   * outcomes count for them as for `criteria`.
+   */
+  readonly secondary?: readonly WcagCriterion[];
   /** What the rule applies to. */
   readonly applicability: string;
   /** What a target must satisfy. */
