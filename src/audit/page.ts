@@ -9,10 +9,11 @@
 // `visibility: hidden` is not visible text.
 //
 // buildPage never throws: any string (empty, binary, deeply nested) gives a Page.
-import { DomUtils, Parser } from 'htmlparser2';
-import { DomHandler, isTag, isText, type AnyNode, type Document, type Element } from 'domhandler';
+import * as DomUtils from 'domutils';
+import { isTag, isText, type AnyNode, type Document, type Element } from 'domhandler';
 import type { Location } from './control.ts';
 import { locate as locateWith } from './page/location.ts';
+import { MAX_ELEMENT_DEPTH, noscriptContent, parseDocument, PageTooComplexError } from './page/parse.ts';
 import { isVisibleIn, visibilityMark, type VisibilityMark } from './page/visibility.ts';
 
 export type { HiddenReason, VisibilityMark } from './page/visibility.ts';
@@ -174,7 +175,8 @@ function looksScriptRendered(document: Document, text: string, scripts: readonly
   if (MOUNT_POINT_IDS.some((id) => ids.get(id)?.some(empty))) return true;
   // Only small pages reach these walks, so they stay cheap.
   if (DomUtils.findOne((el) => MOUNT_POINT_TAGS.has(el.name) && empty(el), document.children, true)) return true;
-  return DomUtils.getElementsByTagName('noscript', document, true).some((el) => /javascript/i.test(DomUtils.textContent(el)));
+  // A scripting browser keeps a noscript's content as raw markup: read the words of its markup.
+  return DomUtils.getElementsByTagName('noscript', document, true).some((el) => /javascript/i.test(DomUtils.textContent(noscriptContent(el))));
 }
 
 /** Collected name text per link or heading is capped here, so a never-closed `<a>` cannot grow without bound. */
@@ -248,42 +250,13 @@ export function blockAt(page: Page, offset: number): TextBlock | undefined {
   return page.textBlocks[blockIndexAt(page, offset)];
 }
 
-/**
- * htmlparser2 keeps its open-element stack with Array#unshift, so each open tag costs O(depth):
- * 2 MiB of nested `<span>x` would hold the event loop for tens of seconds. Browsers cap tree depth
- * too (Blink at 512); no page of either corpus comes near this limit.
- */
-export const MAX_ELEMENT_DEPTH = 2048;
-
-/** The page cannot be analysed within the service's bounds; answered like any other exceeded bound. */
-export class PageTooComplexError extends Error {
-  readonly reason = 'too-deep';
-  constructor() {
-    super(`elements nested more than ${MAX_ELEMENT_DEPTH} deep`);
-    this.name = 'PageTooComplexError';
-  }
-}
-
-class DepthLimitedHandler extends DomHandler {
-  private depth = 0;
-  override onopentag(name: string, attribs: Record<string, string>): void {
-    if (++this.depth > MAX_ELEMENT_DEPTH) throw new PageTooComplexError();
-    super.onopentag(name, attribs);
-  }
-  override onclosetag(): void {
-    this.depth--;
-    super.onclosetag();
-  }
-}
-
-const PARSER_OPTIONS = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true } as const;
+export { MAX_ELEMENT_DEPTH, PageTooComplexError, noscriptContent, templateContent } from './page/parse.ts';
 
 /** Parses `html` once and extracts the page model. Throws only PageTooComplexError. */
 export function buildPage(html: string, url: URL | string): Page {
   const pageUrl = toUrl(url);
-  const handler = new DepthLimitedHandler();
-  new Parser(handler, PARSER_OPTIONS).end(typeof html === 'string' ? html : String(html));
-  return extract(handler.root, pageUrl);
+  const document = parseDocument(typeof html === 'string' ? html : String(html));
+  return extract(document, pageUrl);
 }
 
 function toUrl(url: URL | string): URL {
@@ -524,6 +497,9 @@ function extract(document: Document, pageUrl: URL): Page {
   while (node !== null) {
     let descend: AnyNode | null = null;
     if (isTag(node)) {
+      // The parse already refuses deeper nesting on its open-element stack; this keeps the walk's
+      // own bound explicit whatever the tree construction did.
+      if (depth > MAX_ELEMENT_DEPTH + 2) throw new PageTooComplexError();
       enter(node);
       depth++;
       descend = node.children[0] ?? null;
