@@ -64,7 +64,20 @@ function boundedAdapter(elementBudget: number): Adapter {
     ...adapter,
     createElement(tagName, namespaceURI, attrs) {
       if (++created > elementBudget) throw new PageTooComplexError(`more than ${elementBudget} elements`);
-      return adapter.createElement(tagName, namespaceURI, attrs);
+      const el = adapter.createElement(tagName, namespaceURI, attrs);
+      // In SVG and MathML the parser splits `xlink:href`, `xml:lang`, `xmlns:xlink` into a prefix
+      // and a local name, and the stock adapter keys them by the local name alone (so `xml:lang`
+      // would become, and overwrite, `lang`). Key them by the qualified name, as getAttribute does.
+      for (const attr of attrs) {
+        if (attr.prefix === undefined || attr.prefix === '') continue;
+        const local = attr.name;
+        const qualified = `${attr.prefix}:${local}`;
+        el.attribs[qualified] = attr.value;
+        const plain = attrs.find((other) => other.name === local && (other.prefix === undefined || other.prefix === ''));
+        if (plain === undefined) delete el.attribs[local];
+        else el.attribs[local] = plain.value;
+      }
+      return el;
     },
     setTemplateContent(template, content) {
       templateContents.set(template, content);
