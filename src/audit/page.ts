@@ -1,7 +1,22 @@
-// The page model every branch's controls read. The HTML is parsed once (htmlparser2) and walked
-// once, iteratively, to pre-extract what controls need: visible text in blocks, links, headings,
+// The page model every branch's controls read. The HTML is parsed once and walked once,
+// iteratively, to pre-extract what controls need: visible text in blocks, links, headings,
 // title, meta, JSON-LD, scripts, forms and ids. Controls then match against these extracts
 // instead of walking the DOM again; the DOM stays available as `document` for anything else.
+//
+// The tree is the one a browser builds (page/parse.ts): parse5, the HTML Living Standard's tree
+// construction (implied end tags, foster parenting, implied `<tbody>`, the adoption agency,
+// `<noscript>` as raw text as in a browser running scripts, `<template>` contents in a fragment
+// outside the document: `templateContent`), producing domhandler nodes through parse5's
+// htmlparser2 tree adapter, so css-select, domutils and dom-serializer read it as before.
+// parse5 was chosen because it is the maintained, spec-complete implementation for Node (it passes
+// html5lib's tree-construction tests; jsdom uses it) and has a domhandler adapter: no consumer
+// changes. htmlparser2, used before, is a tokenizer with a few nesting heuristics, so its tree
+// differed from the browser's wherever markup relies on tree construction (a link written in a
+// table, `<ul><li>a<div>b</div><li>`, rows without `<tbody>`, noscript parsed as markup).
+// The price is parse time: on the 388 corpus pages parse5 takes about 2.3 ms at the median where
+// htmlparser2 took about 0.8 ms (interleaved, best of 6; bench/axe-compare.ts has the full figures
+// in the WCAG README's Speed section). A differential test (test/audit/page-tree.test.ts) checks
+// that the tree equals parse5's own on every corpus page and ACT case.
 //
 // Visibility is decided from markup alone (see page/visibility.ts): text inside never-rendered
 // elements (`script`, `style`, `template`, `noscript`, ...), inside `hidden` or
@@ -120,7 +135,10 @@ export interface Page {
   url: URL;
   /** The base for relative URLs: the first `<base href>` (http/https only), else `url`. */
   baseUrl: URL;
-  /** The parsed DOM (htmlparser2 / domhandler), for anything the extracts below do not cover. */
+  /**
+   * The parsed DOM (the browser's tree, as domhandler nodes), for anything the extracts below do
+   * not cover. `<template>` elements have no children here: see `templateContent`.
+   */
   document: Document;
   /** `<html lang>`, trimmed; null when absent. */
   lang: string | null;
