@@ -11,7 +11,7 @@
 // - The parse is bounded (see MAX_ELEMENT_DEPTH and elementBudget).
 import { html as spec, parse, parseFragment, type ParserOptions } from 'parse5';
 import { adapter, type Htmlparser2TreeAdapterMap } from 'parse5-htmlparser2-tree-adapter';
-import { isText, type Document, type Element } from 'domhandler';
+import { Element, isText, type Document } from 'domhandler';
 
 /**
  * Elements may nest at most this deep below `<html>` and `<body>` (or `<head>`). Every walk of the
@@ -55,6 +55,31 @@ export function templateContent(el: Element): Document | undefined {
 }
 
 type Adapter = NonNullable<ParserOptions<Htmlparser2TreeAdapterMap>['treeAdapter']>;
+type Attribute = Parameters<Adapter['createElement']>[2][number];
+
+/**
+ * An attribute's name as getAttribute knows it. In SVG and MathML the parser splits `xlink:href`,
+ * `xml:lang`, `xmlns:xlink` into a prefix and a local name; the stock adapter keys them by the
+ * local name alone (so an SVG's `xml:lang` would become, and overwrite, `lang`).
+ */
+function qualifiedName(attr: Attribute): string {
+  return attr.prefix ? `${attr.prefix}:${attr.name}` : attr.name;
+}
+
+/**
+ * An element as htmlparser2's DomHandler built them: attributes in a plain object (the stock
+ * adapter's `Object.create(null)` objects are dictionaries in V8, and every `attribs.x` read in
+ * the page model and the rules is a hash lookup: the extraction walk took 4× as long), and no
+ * per-attribute namespace/prefix maps (`x-attribsNamespace`, `x-attribsPrefix`), which nothing
+ * reads. `namespace` is set, as the stock adapter does.
+ */
+function createElement(tagName: string, namespaceURI: string, attrs: readonly Attribute[]): Element {
+  const attribs: Record<string, string> = {};
+  for (const attr of attrs) attribs[qualifiedName(attr)] = attr.value;
+  const el = new Element(tagName, attribs, []);
+  el.namespace = namespaceURI;
+  return el;
+}
 
 /** The stock domhandler adapter with template contents kept aside and the parse bounded. */
 function boundedAdapter(elementBudget: number): Adapter {
@@ -64,20 +89,14 @@ function boundedAdapter(elementBudget: number): Adapter {
     ...adapter,
     createElement(tagName, namespaceURI, attrs) {
       if (++created > elementBudget) throw new PageTooComplexError(`more than ${elementBudget} elements`);
-      const el = adapter.createElement(tagName, namespaceURI, attrs);
-      // In SVG and MathML the parser splits `xlink:href`, `xml:lang`, `xmlns:xlink` into a prefix
-      // and a local name, and the stock adapter keys them by the local name alone (so `xml:lang`
-      // would become, and overwrite, `lang`). Key them by the qualified name, as getAttribute does.
+      return createElement(tagName, namespaceURI, attrs);
+    },
+    adoptAttributes(recipient, attrs) {
+      // A second `<html>` or `<body>` tag: its attributes are added where the element has none.
       for (const attr of attrs) {
-        if (attr.prefix === undefined || attr.prefix === '') continue;
-        const local = attr.name;
-        const qualified = `${attr.prefix}:${local}`;
-        el.attribs[qualified] = attr.value;
-        const plain = attrs.find((other) => other.name === local && (other.prefix === undefined || other.prefix === ''));
-        if (plain === undefined) delete el.attribs[local];
-        else el.attribs[local] = plain.value;
+        const name = qualifiedName(attr);
+        if (recipient.attribs[name] === undefined) recipient.attribs[name] = attr.value;
       }
-      return el;
     },
     setTemplateContent(template, content) {
       templateContents.set(template, content);
@@ -131,7 +150,7 @@ export function noscriptContent(el: Element): Document {
   if (fragment !== undefined) return fragment;
   let text = '';
   for (const child of el.children) if (isText(child)) text += child.data;
-  const context = adapter.createElement('body', spec.NS.HTML, []);
+  const context = createElement('body', spec.NS.HTML, []);
   try {
     const budget = Math.max(ELEMENT_BUDGET_FLOOR, Math.ceil(text.length * ELEMENTS_PER_CHAR));
     fragment = parseFragment(context, text, { treeAdapter: boundedAdapter(budget), scriptingEnabled: false });
