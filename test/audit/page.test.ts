@@ -395,3 +395,13 @@ test('nesting beyond MAX_ELEMENT_DEPTH is refused quickly instead of parsed quad
   assert.ok(buildPage('<div>'.repeat(MAX_ELEMENT_DEPTH), 'https://a.test/'));
   assert.ok(buildPage('<li>x'.repeat(300_000), 'https://a.test/'));
 });
+
+test('tree construction cannot multiply elements beyond a budget linear in the input', async () => {
+  const { PageTooComplexError } = await import('../../src/audit/page.ts');
+  // Reconstructing 500 different open formatting elements in every new paragraph: 500 elements per `<p>x`.
+  const bomb = `<p>${Array.from({ length: 500 }, (_, i) => `<b id=${i}>`).join('')}${'<p>x'.repeat(200)}`;
+  assert.throws(() => buildPage(bomb, 'https://a.test/'), PageTooComplexError);
+  // The same formatting reconstructed a few times, and tables that do not nest, are ordinary pages.
+  assert.equal(buildPage(`<p><b><i>${'<p>x'.repeat(1000)}`, 'https://a.test/').elementCount, 3 + 3 + 1000 * 3);
+  assert.ok(buildPage('<table>'.repeat(10_000), 'https://a.test/'));
+});
