@@ -69,7 +69,7 @@ function qualifiedName(attr: Attribute): string {
 /**
  * An element as htmlparser2's DomHandler built them: attributes in a plain object (the stock
  * adapter's `Object.create(null)` objects are dictionaries in V8, and every `attribs.x` read in
- * the page model and the rules is a hash lookup: the extraction walk took 4× as long), and no
+ * the page model and the rules is a hash lookup: the extraction walk took several times as long), and no
  * per-attribute namespace/prefix maps (`x-attribsNamespace`, `x-attribsPrefix`), which nothing
  * reads. `namespace` is set, as the stock adapter does.
  */
