@@ -1,4 +1,9 @@
-import { buildPage } from './src/audit/page.ts';
+// node bench/parse-pathological.ts: buildPage on 2 MiB inputs known to be hard for an HTML5 tree
+// builder (deep nesting, unclosed formatting elements, adoption agency and foster-parenting
+// loops, formatting-element reconstruction multiplying elements, long scope scans). Prints each
+// input's time and whether the page was analysed or refused (PageTooComplexError). A report,
+// never a timed test; see src/audit/page/parse.ts for the bounds.
+import { buildPage } from '../src/audit/page.ts';
 const MiB = 2 * 1024 * 1024;
 const fill = (unit: string, prefix = '') => prefix + unit.repeat(Math.floor((MiB - prefix.length) / unit.length));
 const cases: Record<string, string> = {
