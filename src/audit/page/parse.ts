@@ -8,7 +8,9 @@
 // - A `<template>`'s contents are kept out of the tree, in a separate fragment (`templateContent`),
 //   as browsers keep them: the template element has no children, so no walk, selector match,
 //   visibility rule or link extraction can see its content as part of the document.
-// - The parse is bounded (see MAX_ELEMENT_DEPTH and elementBudget).
+// - Elements are built as htmlparser2's DomHandler built them (see createElement), with foreign
+//   attributes under their qualified names.
+// - The parse is bounded (MAX_ELEMENT_DEPTH, ELEMENTS_PER_CHAR).
 import { html as spec, parse, parseFragment, type ParserOptions } from 'parse5';
 import { adapter, type Htmlparser2TreeAdapterMap } from 'parse5-htmlparser2-tree-adapter';
 import { Element, isText, type Document } from 'domhandler';
@@ -68,10 +70,10 @@ function qualifiedName(attr: Attribute): string {
 
 /**
  * An element as htmlparser2's DomHandler built them: attributes in a plain object (the stock
- * adapter's `Object.create(null)` objects are dictionaries in V8, and every `attribs.x` read in
- * the page model and the rules is a hash lookup: the extraction walk took several times as long), and no
- * per-attribute namespace/prefix maps (`x-attribsNamespace`, `x-attribsPrefix`), which nothing
- * reads. `namespace` is set, as the stock adapter does.
+ * adapter's `Object.create(null)` objects are dictionaries in V8, so every `attribs.x` read in the
+ * page model and the rules was a hash lookup: the extraction walk took several times as long),
+ * and no per-attribute namespace/prefix maps (`x-attribsNamespace`, `x-attribsPrefix`), which
+ * nothing reads. `namespace` is set, as the stock adapter does.
  */
 function createElement(tagName: string, namespaceURI: string, attrs: readonly Attribute[]): Element {
   const attribs: Record<string, string> = {};
@@ -81,7 +83,7 @@ function createElement(tagName: string, namespaceURI: string, attrs: readonly At
   return el;
 }
 
-/** The stock domhandler adapter with template contents kept aside and the parse bounded. */
+/** The stock domhandler adapter with our elements, template contents kept aside and the parse bounded. */
 function boundedAdapter(elementBudget: number): Adapter {
   let depth = 0;
   let created = 0;
@@ -138,7 +140,7 @@ const noscriptMarkup = new WeakMap<Element, Document>();
 
 /**
  * The markup of a `<noscript>` as a browser without scripting would build it (a fragment outside
- * the page's tree, parsed in the noscript's parent's context). A scripting browser, whose tree the
+ * the page's tree, built once per element). A scripting browser, whose tree the
  * page model is, keeps a noscript's content as raw text and never loads what it names; branches
  * that still want to know what it names (a tracking pixel, a tag manager's iframe) read it here.
  * Parsed in a `<body>` context: where a script-less browser meets an `<img>` or `<iframe>` in a
