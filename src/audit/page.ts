@@ -1,7 +1,22 @@
-// The page model every branch's controls read. The HTML is parsed once (htmlparser2) and walked
-// once, iteratively, to pre-extract what controls need: visible text in blocks, links, headings,
+// The page model every branch's controls read. The HTML is parsed once and walked once,
+// iteratively, to pre-extract what controls need: visible text in blocks, links, headings,
 // title, meta, JSON-LD, scripts, forms and ids. Controls then match against these extracts
 // instead of walking the DOM again; the DOM stays available as `document` for anything else.
+//
+// The tree is the one a browser builds (page/parse.ts): parse5, the HTML Living Standard's tree
+// construction (implied end tags, foster parenting, implied `<tbody>`, the adoption agency,
+// `<noscript>` as raw text as in a browser running scripts, `<template>` contents in a fragment
+// outside the document: `templateContent`), producing domhandler nodes through parse5's
+// htmlparser2 tree adapter, so css-select, domutils and dom-serializer read it as before.
+// parse5 was chosen because it is the maintained, spec-complete implementation for Node (it passes
+// html5lib's tree-construction tests; jsdom uses it) and has a domhandler adapter: no consumer
+// changes. htmlparser2, used before, is a tokenizer with a few nesting heuristics, so its tree
+// differed from the browser's wherever markup relies on tree construction (a link written in a
+// table, `<ul><li>a<div>b</div><li>`, rows without `<tbody>`, noscript parsed as markup).
+// The price is parse time: on the 388 corpus pages parse5 takes about 2.3 ms at the median where
+// htmlparser2 took about 0.8 ms (interleaved, best of 6; bench/axe-compare.ts has the full figures
+// in the WCAG README's Speed section). A differential test (test/audit/page-tree.test.ts) checks
+// that the tree equals parse5's own on every corpus page and ACT case.
 //
 // Visibility is decided from markup alone (see page/visibility.ts): text inside never-rendered
 // elements (`script`, `style`, `template`, `noscript`, ...), inside `hidden` or
@@ -9,10 +24,11 @@
 // `visibility: hidden` is not visible text.
 //
 // buildPage never throws: any string (empty, binary, deeply nested) gives a Page.
-import { DomUtils, Parser } from 'htmlparser2';
-import { DomHandler, isTag, isText, type AnyNode, type Document, type Element } from 'domhandler';
+import * as DomUtils from 'domutils';
+import { isTag, isText, type AnyNode, type Document, type Element } from 'domhandler';
 import type { Location } from './control.ts';
 import { locate as locateWith } from './page/location.ts';
+import { MAX_ELEMENT_DEPTH, noscriptContent, parseDocument, PageTooComplexError } from './page/parse.ts';
 import { isVisibleIn, visibilityMark, type VisibilityMark } from './page/visibility.ts';
 
 export type { HiddenReason, VisibilityMark } from './page/visibility.ts';
@@ -119,7 +135,10 @@ export interface Page {
   url: URL;
   /** The base for relative URLs: the first `<base href>` (http/https only), else `url`. */
   baseUrl: URL;
-  /** The parsed DOM (htmlparser2 / domhandler), for anything the extracts below do not cover. */
+  /**
+   * The parsed DOM (the browser's tree, as domhandler nodes), for anything the extracts below do
+   * not cover. `<template>` elements have no children here: see `templateContent`.
+   */
   document: Document;
   /** `<html lang>`, trimmed; null when absent. */
   lang: string | null;
@@ -174,7 +193,8 @@ function looksScriptRendered(document: Document, text: string, scripts: readonly
   if (MOUNT_POINT_IDS.some((id) => ids.get(id)?.some(empty))) return true;
   // Only small pages reach these walks, so they stay cheap.
   if (DomUtils.findOne((el) => MOUNT_POINT_TAGS.has(el.name) && empty(el), document.children, true)) return true;
-  return DomUtils.getElementsByTagName('noscript', document, true).some((el) => /javascript/i.test(DomUtils.textContent(el)));
+  // A scripting browser keeps a noscript's content as raw markup: read the words of its markup.
+  return DomUtils.getElementsByTagName('noscript', document, true).some((el) => /javascript/i.test(DomUtils.textContent(noscriptContent(el))));
 }
 
 /** Collected name text per link or heading is capped here, so a never-closed `<a>` cannot grow without bound. */
@@ -248,42 +268,13 @@ export function blockAt(page: Page, offset: number): TextBlock | undefined {
   return page.textBlocks[blockIndexAt(page, offset)];
 }
 
-/**
- * htmlparser2 keeps its open-element stack with Array#unshift, so each open tag costs O(depth):
- * 2 MiB of nested `<span>x` would hold the event loop for tens of seconds. Browsers cap tree depth
- * too (Blink at 512); no page of either corpus comes near this limit.
- */
-export const MAX_ELEMENT_DEPTH = 2048;
-
-/** The page cannot be analysed within the service's bounds; answered like any other exceeded bound. */
-export class PageTooComplexError extends Error {
-  readonly reason = 'too-deep';
-  constructor() {
-    super(`elements nested more than ${MAX_ELEMENT_DEPTH} deep`);
-    this.name = 'PageTooComplexError';
-  }
-}
-
-class DepthLimitedHandler extends DomHandler {
-  private depth = 0;
-  override onopentag(name: string, attribs: Record<string, string>): void {
-    if (++this.depth > MAX_ELEMENT_DEPTH) throw new PageTooComplexError();
-    super.onopentag(name, attribs);
-  }
-  override onclosetag(): void {
-    this.depth--;
-    super.onclosetag();
-  }
-}
-
-const PARSER_OPTIONS = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true } as const;
+export { MAX_ELEMENT_DEPTH, PageTooComplexError, noscriptContent, templateContent } from './page/parse.ts';
 
 /** Parses `html` once and extracts the page model. Throws only PageTooComplexError. */
 export function buildPage(html: string, url: URL | string): Page {
   const pageUrl = toUrl(url);
-  const handler = new DepthLimitedHandler();
-  new Parser(handler, PARSER_OPTIONS).end(typeof html === 'string' ? html : String(html));
-  return extract(handler.root, pageUrl);
+  const document = parseDocument(typeof html === 'string' ? html : String(html));
+  return extract(document, pageUrl);
 }
 
 function toUrl(url: URL | string): URL {
@@ -524,6 +515,9 @@ function extract(document: Document, pageUrl: URL): Page {
   while (node !== null) {
     let descend: AnyNode | null = null;
     if (isTag(node)) {
+      // The parse already refuses deeper nesting on its open-element stack; this keeps the walk's
+      // own bound explicit whatever the tree construction did.
+      if (depth > MAX_ELEMENT_DEPTH + 2) throw new PageTooComplexError();
       enter(node);
       depth++;
       descend = node.children[0] ?? null;

@@ -8,9 +8,15 @@ import {
   isVisible,
   locate,
   lowerSameLength,
+  noscriptContent,
   parseInlineVisibility,
+  templateContent,
   type Page,
 } from '../../src/audit/page.ts';
+import { selectAll } from 'css-select';
+import { render } from 'dom-serializer';
+import { isTag, isText, type AnyNode, type Element, type Text } from 'domhandler';
+import * as DomUtils from 'domutils';
 import { CORPORA, loadCorpusPages, median } from '../support/corpus-pages.ts';
 import { sharedSuite } from '../support/shared.ts';
 
@@ -263,6 +269,70 @@ describe('locations', () => {
   });
 });
 
+describe("the browser's tree (HTML Standard tree construction)", () => {
+  const names = (nodes: readonly AnyNode[]): string[] => nodes.filter(isTag).map((el) => el.name);
+  const body = (page: Page): Element => DomUtils.findOne((el) => el.name === 'body', page.document.children)!;
+
+  test('a link inside a table but outside a cell is foster-parented out, before the table', () => {
+    const page = build('<table><a href=x>t</a><tr><td>c</td></tr></table>');
+    assert.deepEqual(names(body(page).children), ['a', 'table']);
+    assert.equal(page.links[0]!.element.parent, body(page));
+    assert.deepEqual(texts(page), ['t', 'c']);
+  });
+
+  test('an unclosed li is closed by the next li: two sibling items', () => {
+    const page = build('<ul><li>a<div>b</div><li>c</ul>');
+    const ul = DomUtils.findOne((el) => el.name === 'ul', page.document.children)!;
+    assert.deepEqual(names(ul.children), ['li', 'li']);
+    assert.equal(DomUtils.textContent(ul.children[1]!), 'c');
+  });
+
+  test('rows written directly in a table get the implied tbody; its snippet is the tree, selector included', () => {
+    const page = build('<table><tr><td>c</td></tr></table>');
+    const table = DomUtils.findOne((el) => el.name === 'table', page.document.children)!;
+    assert.deepEqual(names(table.children), ['tbody']);
+    const td = page.textBlocks[0]!.element!;
+    assert.equal(locate(page, td).selector, 'html > body > table > tbody > tr > td');
+    assert.equal(locate(page, table.children[0] as Element).snippet, '<tbody><tr><td>c</td></tr></tbody>');
+  });
+
+  test('template contents are a separate fragment, not part of the document', () => {
+    const page = build('<p>before</p><template><a href="/t">in template</a><p>t</p><h2>T</h2></template><p>after</p>');
+    const template = DomUtils.findOne((el) => el.name === 'template', page.document.children)!;
+    assert.equal(template.children.length, 0);
+    assert.deepEqual(names(templateContent(template)!.children), ['a', 'p', 'h2']);
+    assert.deepEqual(texts(page), ['before', 'after']);
+    assert.deepEqual([page.links.length, page.headings.length], [0, 0]);
+    assert.equal(selectAll('a, p', page.document).length, 2);
+    assert.equal(DomUtils.findAll((el) => el.name === 'a', page.document.children).length, 0);
+    assert.equal(locate(page, template).snippet, '<template><a href="/t">in template</a><p>t</p><h2>T</h2></template>');
+  });
+
+  test('noscript content is raw text, as a browser running scripts parses it; noscriptContent gives its markup', () => {
+    const page = build('<body><noscript><a href="/nojs">Enable JavaScript</a><img src="https://px.test/p.gif"></noscript><p>x</p>');
+    const noscript = DomUtils.findOne((el) => el.name === 'noscript', page.document.children)!;
+    assert.equal(noscript.children.length, 1);
+    assert.ok(isText(noscript.children[0]!));
+    assert.equal((noscript.children[0] as Text).data, '<a href="/nojs">Enable JavaScript</a><img src="https://px.test/p.gif">');
+    assert.deepEqual([page.links.length, texts(page)], [0, ['x']]);
+    assert.deepEqual(names(noscriptContent(noscript).children), ['a', 'img']);
+  });
+
+  test('misnested formatting is repaired by the adoption agency', () => {
+    const page = build('<p><b>1<i>2</b>3</i>4</p>');
+    const p = page.textBlocks[0]!.element!;
+    assert.equal(render(p), '<p><b>1<i>2</i></b><i>3</i>4</p>');
+  });
+
+  test('foreign attributes keep their qualified names; SVG names keep their case', () => {
+    const page = build('<svg xml:lang="fr" lang="en"><use xlink:href="#a"/><foreignObject/></svg>');
+    const svg = DomUtils.findOne((el) => el.name === 'svg', page.document.children)!;
+    assert.deepEqual({ ...svg.attribs }, { lang: 'en', 'xml:lang': 'fr' });
+    assert.deepEqual(names(svg.children), ['use', 'foreignObject']);
+    assert.equal((svg.children[0] as Element).attribs['xlink:href'], '#a');
+  });
+});
+
 describe('robustness', () => {
   const pathological: Array<[string, string]> = [
     ['empty', ''],
@@ -324,4 +394,14 @@ test('nesting beyond MAX_ELEMENT_DEPTH is refused quickly instead of parsed quad
   // At the bound itself the page is still analysed; implicitly closed elements never count.
   assert.ok(buildPage('<div>'.repeat(MAX_ELEMENT_DEPTH), 'https://a.test/'));
   assert.ok(buildPage('<li>x'.repeat(300_000), 'https://a.test/'));
+});
+
+test('tree construction cannot multiply elements beyond a budget linear in the input', async () => {
+  const { PageTooComplexError } = await import('../../src/audit/page.ts');
+  // Reconstructing 500 different open formatting elements in every new paragraph: 500 elements per `<p>x`.
+  const bomb = `<p>${Array.from({ length: 500 }, (_, i) => `<b id=${i}>`).join('')}${'<p>x'.repeat(200)}`;
+  assert.throws(() => buildPage(bomb, 'https://a.test/'), PageTooComplexError);
+  // The same formatting reconstructed a few times, and tables that do not nest, are ordinary pages.
+  assert.equal(buildPage(`<p><b><i>${'<p>x'.repeat(1000)}`, 'https://a.test/').elementCount, 3 + 3 + 1000 * 3);
+  assert.ok(buildPage('<table>'.repeat(10_000), 'https://a.test/'));
 });

@@ -4,6 +4,7 @@ import { render } from 'dom-serializer';
 import { Element, Text, isTag, isText, type ChildNode } from 'domhandler';
 import type { Location } from '../control.ts';
 import { parentElement } from './dom.ts';
+import { templateContent } from './parse.ts';
 
 /** Longest snippet a location carries. */
 export const SNIPPET_MAX = 200;
@@ -86,7 +87,9 @@ function boundedCopy(el: Element, budget: number): Element {
   const stack: Array<{ original: Element; copy: Element; index: number }> = [{ original: el, copy: root, index: 0 }];
   while (stack.length > 0 && remaining > 0) {
     const top = stack[stack.length - 1]!;
-    const child: ChildNode | undefined = top.original.children[top.index++];
+    // A template's contents are outside the tree; its outer HTML shows them, as in browsers.
+    const children = templateContent(top.original)?.children ?? top.original.children;
+    const child: ChildNode | undefined = children[top.index++];
     if (child === undefined) {
       stack.pop();
       continue;

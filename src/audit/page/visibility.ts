@@ -25,7 +25,8 @@ export type VisibilityMark = HiddenReason | 'visibility-visible';
 
 /**
  * Elements whose content is never rendered as page text. `<noscript>` counts because the service
- * audits the page a script-enabled browser shows; `<iframe>` content is fallback text for
+ * audits the page a script-enabled browser shows (whose parser keeps its content as one raw text
+ * node); `<template>` has no children in the tree at all (its contents are a separate fragment); `<iframe>` content is fallback text for
  * browsers without frames; `<title>` is the tab title (see `Page.title`) or an SVG tooltip.
  */
 export const NOT_RENDERED: ReadonlySet<string> = new Set([

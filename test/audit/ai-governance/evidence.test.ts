@@ -37,14 +37,14 @@ describe('evidence', () => {
     assert.equal(fromJsonLd.status, 'fail');
     const fromTitle = disclosure.evaluate(page('<title>Summaries written with AI</title><p>text</p>'));
     assert.equal(fromTitle.evidence, 'AI-use disclosure in the title: "Summaries written with AI"');
-    assert.equal(fromTitle.location?.selector, 'title');
+    assert.equal(fromTitle.location?.selector, 'html > head > title');
   });
 
   test('a link pass names the link and its href and locates the link', () => {
     // The page discloses its AI (issue 8: documentation controls pass only on such a page).
     const result = modelCard.evaluate(page('<main><p>Our AI assistant answers questions.</p></main><footer><a href="/a">A</a><a href="/ai/model-card">About the model</a></footer>'));
     assert.equal(result.evidence, 'Documentation linked (not followed): link "About the model" → https://example.com/ai/model-card');
-    assert.equal(result.location?.selector, 'footer > a:nth-of-type(2)');
+    assert.equal(result.location?.selector, 'html > body > footer > a:nth-of-type(2)');
   });
 
   test('not-found evidence says where it looked and lists examples within the bound', () => {

@@ -5,9 +5,11 @@
 // - every Set-Cookie header of the crawl (redirect hops and the final response): they arrive
 //   before any HTML, so a known marketing or analytics cookie there is set before any consent;
 // - one walk over the DOM, in document order: scripts (external and inline), images, iframes,
-//   comments, labels and candidate banner containers. Elements inside `<template>` (inert) and
-//   `<noscript>` (not parsed, so never loaded, by a browser that runs scripts: the one whose
-//   visitors the audit is about) are skipped;
+//   comments, labels and candidate banner containers. The page model is the tree a browser that
+//   runs scripts builds (the one whose visitors the audit is about): a `<template>`'s contents are
+//   not in it (inert), and a `<noscript>`'s content is raw text, never loaded. Tracker images and
+//   iframes a noscript names are read from its markup as a script-less browser would parse it
+//   (`noscriptContent`) and only counted (`noscriptTrackers`);
 // - the knowledge data (../knowledge): the cookie catalogue, tracker hosts, CMP signals, gating
 //   conventions and consent frameworks.
 //
@@ -22,7 +24,7 @@
 // configured in its container, which static analysis does not see.
 import type { Element } from 'domhandler';
 import { isComment, isTag, type AnyNode } from 'domhandler';
-import { truncate, type Page, type Script } from '../../page.ts';
+import { noscriptContent, truncate, type Page, type Script } from '../../page.ts';
 import type { Outcome } from '../../control.ts';
 import type { PrivacyPage } from '../context.ts';
 import { EVIDENCE_MAX, outcome } from '../../evidence.ts';
@@ -379,9 +381,29 @@ function analyse({ page, responseCookies }: PrivacyPage): ConsentEvidence {
     push({ kind: el.name === 'iframe' ? 'iframe' : 'pixel', subject: url.href, vendor: tracker.vendor, category: tracker.category, order: position(order), element: el });
   };
 
+  /** The images and iframes a `<noscript>` names, counted as inert media. */
+  const visitNoscript = (el: Element, order: number): void => {
+    let node: AnyNode | null = noscriptContent(el).children[0] ?? null;
+    while (node !== null) {
+      if (isTag(node)) {
+        if (node.name === 'img' || node.name === 'iframe') visitMedia(node, order, true);
+        const first = node.children[0];
+        if (first !== undefined) {
+          node = first;
+          continue;
+        }
+      }
+      let current: AnyNode = node;
+      node = null;
+      while (current.next === null && current.parent !== null && isTag(current.parent)) current = current.parent;
+      node = current.next;
+    }
+  };
+
   const visitElement = (el: Element, order: number, inert: boolean): void => {
     const name = el.name;
     if (name === 'img' || name === 'iframe') visitMedia(el, order, inert);
+    if (name === 'noscript') visitNoscript(el, order);
     if (inert) return;
     if (name === 'script') visitScript(el, order);
     if (name === 'iframe' && el.attribs.name !== undefined) {

@@ -126,9 +126,8 @@ function wrongOwned(ctx: WcagContext, el: Element, required: readonly (readonly 
     for (const child of ownedForStructure(ctx, owner)) {
       if (child === '#text') return child;
       const role = ctx.role(child) ?? 'generic';
-      // A cell written straight into a table or row group sits in a row a browser's parser
-      // inserts (htmlparser2 does not): not an authoring error.
-      if ((child.name === 'td' || child.name === 'th') && (owner.name === 'table' || owner.name === 'tbody' || owner.name === 'thead' || owner.name === 'tfoot')) continue;
+      // (A cell written straight into a table or row group needs no exception here: the page
+      // model is the browser's tree, where the parser has put it in an implied <tr>/<tbody>.)
       const grouped = inside.get(role);
       if (grouped !== undefined) {
         stack.push({ owner: child, allowed: grouped });
