@@ -6,11 +6,11 @@ import { runTaskOutcome, type AnalysisTask, type TaskOutcome } from './tasks.ts'
 
 // Analysis yields the CPU to the main thread. The main thread carries every audit's I/O (HTTP,
 // TLS, the crawl, and every statement of the embedded database); with one analysis thread per
-// core beside it, the cores are oversubscribed and the main thread got a third less CPU than it
-// needed: the end-to-end audit ratio fell from 0.36 to 0.30 on two cores (bench, runs alternated).
+// core beside it, the cores are oversubscribed and the main thread gets less CPU than it needs.
 // A lower priority for this thread only (Linux keeps a nice value per thread; `0` is the calling
-// thread) lets analysis fill what the main thread leaves, so both threads per core still isolate a
-// slow page from the others. Linux only: elsewhere `setpriority(0)` names the whole process.
+// thread) lets analysis fill what the main thread leaves, while a thread per core still keeps a
+// slow page from holding up the others (the README gives the bench's figures). Linux only:
+// elsewhere `setpriority(0)` names the whole process.
 /** Nice 10 weighs about a tenth of nice 0 in Linux's scheduler. */
 const ANALYSIS_NICENESS = 10;
 if (process.platform === 'linux') {

@@ -29,23 +29,21 @@ function anyIncluded(ctx: WcagContext, elements: readonly Element[]): boolean | 
   return open ? undefined : false;
 }
 
-/** The first element, in document order, that draws text or an image in the body; null when none. */
+/**
+ * The first element, in document order, that draws text or an image in the body; null when none.
+ * Every element after `<body>` in document order is inside it: tree construction puts whatever
+ * follows `</body>` back into the body.
+ */
 function firstContent(ctx: WcagContext, body: Element): Element | null {
   const start = ctx.position(body);
   const drawsText = new Set(ctx.textElements);
   for (let i = start + 1; i < ctx.elements.length; i++) {
     const el = ctx.elements[i]!;
-    if (!insideBody(el, body)) break;
     if (ctx.isRendered(el) === false || ctx.isIncluded(el) === false) continue;
     const draws = drawsText.has(el) || (el.name === 'img' && (el.attribs.alt ?? '').trim() !== '') || (el.name === 'input' && el.attribs.type !== 'hidden');
     if (draws) return el;
   }
   return null;
-}
-
-function insideBody(el: Element, body: Element): boolean {
-  for (let a: Element | null = el; a !== null; a = a.parent !== null && a.parent.type === 'tag' ? (a.parent as Element) : null) if (a === body) return true;
-  return false;
 }
 
 /** Why an element is repeated content (inside a link, navigation, banner or complementary landmark), or null. */
@@ -66,9 +64,10 @@ export const bypassBlocks: WcagRule = {
   expectation: 'It has a main landmark, a heading or an internal (skip) link in the accessibility tree; it fails only when it has none and its first content is a link or sits in navigation, a banner or a complementary landmark.',
   *evaluate(ctx) {
     if (!ctx.html) return;
-    // The body (htmlparser2 adds none a page leaves out: then the root element stands for it).
-    const body = ctx.tagged('body')[0] ?? ctx.htmlElement;
-    if (body === null) return;
+    // The body, which tree construction always builds; a frameset page has none, and no content
+    // of its own to bypass to.
+    const body = ctx.tagged('body')[0];
+    if (body === undefined) return;
     const links = ctx.tagged('a').filter((a) => a.attribs.href !== undefined);
     if (links.length === 0) return;
     if (links.some((a) => INTERNAL_LINK.test(a.attribs.href!))) {
