@@ -37,7 +37,6 @@
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -49,6 +48,7 @@ import { CORPORA } from '../test/support/corpus-pages.ts';
 import { startHttpsFixture } from '../test/support/https-fixture.ts';
 import { missingShared, sharedPath } from '../test/support/shared.ts';
 import { makeTestPki } from '../test/support/tls.ts';
+import { freePort } from './free-port.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const HOST = 'pages.test';
@@ -100,14 +100,6 @@ interface Service {
   origin: string;
   rawKey: string;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function startService(caPem: string): Promise<Service> {

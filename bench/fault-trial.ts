@@ -11,7 +11,6 @@
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -24,6 +23,7 @@ import { startHttpsFixture } from '../test/support/https-fixture.ts';
 import { pathologicalPages } from '../test/support/pathological-pages.ts';
 import { startTcpProxy } from '../test/support/tcp-proxy.ts';
 import { makeTestPki } from '../test/support/tls.ts';
+import { freePort } from './free-port.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const databaseUrl = process.env.TRIAL_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -39,14 +39,6 @@ const quantile = (values: number[], q: number) => {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 };
 const ms = (value: number) => `${Math.round(value)} ms`;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function main() {
   const schema = `trial_${randomBytes(5).toString('hex')}`;

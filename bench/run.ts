@@ -55,7 +55,6 @@ import { createAddressPolicy } from '../src/net/address-policy.ts';
 import { createSafeFetcher } from '../src/net/safe-fetch.ts';
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import net from 'node:net';
 import { createDeliveryWorker } from '../src/alerts/delivery-worker.ts';
 import { signFailureEvent } from '../src/alerts/signing.ts';
 import { startHttpsFixture } from '../test/support/https-fixture.ts';
@@ -63,6 +62,7 @@ import { makeTestPki } from '../test/support/tls.ts';
 import { CORPORA, loadCorpusPages } from '../test/support/corpus-pages.ts';
 import { missingShared } from '../test/support/shared.ts';
 import { benchReport } from './report-bench.ts';
+import { freePort } from './free-port.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -264,15 +264,6 @@ async function inProcessService(caPem: string): Promise<ServiceUnderTest> {
       await database.close();
     },
   };
-}
-
-/** A free loopback port (the child is told it; a race with another process is possible but harmless here). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**
