@@ -34,8 +34,6 @@
 // COMPARE_TIMEOUT_MS (180 s): one side's limit per page; over it the page is left out of the
 // agreement and listed, and its time counts at the limit (a lower bound, marked ≥).
 // Skips with a message and exit 0 without Chromium or without ../shared (AUDIT_SHARED_DIR).
-import { randomUUID } from 'node:crypto';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,7 +46,7 @@ import { CORPORA } from '../test/support/corpus-pages.ts';
 import { startHttpsFixture } from '../test/support/https-fixture.ts';
 import { missingShared, sharedPath } from '../test/support/shared.ts';
 import { makeTestPki } from '../test/support/tls.ts';
-import { freePort } from './free-port.ts';
+import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const HOST = 'pages.test';
@@ -94,71 +92,6 @@ function loadPages(): Page[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The service as its own process (as bench/run.ts's childProcessService).
-
-interface Service {
-  origin: string;
-  rawKey: string;
-  close(): Promise<void>;
-}
-
-async function startService(caPem: string): Promise<Service> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-compare-browser-'));
-  const caFile = path.join(dir, 'ca.pem');
-  fs.writeFileSync(caFile, caPem);
-  const rawKey = `bench-${randomUUID()}-${randomUUID()}`;
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, 'src/main.ts'), 'serve'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: String(port),
-      AUDIT_SEED_API_KEY: rawKey,
-      AUDIT_RESOLVE: `${HOST}=127.0.0.1`,
-      AUDIT_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
-      // Loopback on purpose: the fixture listens on 127.0.0.1.
-      AUDIT_ALLOW_PRIVATE_NETWORKS_UNSAFE: 'true',
-      AUDIT_RATE_LIMIT: '1000000',
-      LOG_LEVEL: 'warn',
-      NODE_EXTRA_CA_CERTS: caFile,
-      AUDIT_DATA_DIR: path.join(dir, 'data'),
-      // The deployed defaults otherwise; these may be set in the bench's environment to compare.
-      ...Object.fromEntries(['AUDIT_ANALYSIS_TIMEOUT_MS', 'AUDIT_ANALYSIS_THREADS', 'AUDIT_CRAWL_MAX_BYTES'].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : []))),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
-  child.stderr.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const origin = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}: ${output}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGTERM');
-      throw new Error(`service did not become ready: ${output}`);
-    }
-    try {
-      const response = await request(`${origin}/readyz`);
-      await response.body.text();
-      if (response.statusCode === 200) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return {
-    origin,
-    rawKey,
-    async close() {
-      child.kill('SIGTERM');
-      await exited;
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
 // The two sides for one page.
 
 interface Occurrence {
@@ -180,7 +113,7 @@ interface Finding {
 
 type OursResult = { ok: true; ms: number; findings: Finding[] } | { ok: false; ms: number; error: string };
 
-async function auditOurs(service: Service, pageUrl: string): Promise<OursResult> {
+async function auditOurs(service: ServiceProcess, pageUrl: string): Promise<OursResult> {
   const start = performance.now();
   try {
     const response = await request(`${service.origin}/api/v1/audit`, {
@@ -329,7 +262,9 @@ async function probeBrowser(browser: import('playwright-core').Browser): Promise
   }
 }
 
-const service = await startService(pki.caPem);
+// The deployed defaults otherwise; these may be set in the bench's environment to compare.
+const passThrough = Object.fromEntries(['AUDIT_ANALYSIS_TIMEOUT_MS', 'AUDIT_ANALYSIS_THREADS', 'AUDIT_CRAWL_MAX_BYTES'].flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])));
+const service = await startServiceProcess(pki.caPem, HOST, passThrough);
 const browser = await launchBrowser([`--host-resolver-rules=MAP ${HOST} 127.0.0.1`]);
 const chromiumVersion = browser.version();
 try {

@@ -23,7 +23,7 @@ import { startHttpsFixture } from '../test/support/https-fixture.ts';
 import { pathologicalPages } from '../test/support/pathological-pages.ts';
 import { startTcpProxy } from '../test/support/tcp-proxy.ts';
 import { makeTestPki } from '../test/support/tls.ts';
-import { freePort } from './free-port.ts';
+import { freePort } from './service-process.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const databaseUrl = process.env.TRIAL_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

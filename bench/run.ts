@@ -54,7 +54,6 @@ import { openDatabase, openPostgres, type DatabaseHandle } from '../src/db/conne
 import { createAddressPolicy } from '../src/net/address-policy.ts';
 import { createSafeFetcher } from '../src/net/safe-fetch.ts';
 import { randomUUID } from 'node:crypto';
-import { spawn } from 'node:child_process';
 import { createDeliveryWorker } from '../src/alerts/delivery-worker.ts';
 import { signFailureEvent } from '../src/alerts/signing.ts';
 import { startHttpsFixture } from '../test/support/https-fixture.ts';
@@ -62,7 +61,7 @@ import { makeTestPki } from '../test/support/tls.ts';
 import { CORPORA, loadCorpusPages } from '../test/support/corpus-pages.ts';
 import { missingShared } from '../test/support/shared.ts';
 import { benchReport } from './report-bench.ts';
-import { freePort } from './free-port.ts';
+import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -210,11 +209,8 @@ function generatedPages(): { name: string; html: string }[] {
 }
 
 /** A running service under load: where to send audits, with which key, and how to stop it. */
-interface ServiceUnderTest {
-  origin: string;
-  rawKey: string;
-  close(): Promise<void>;
-}
+/** In the bench's process or its own (bench/service-process.ts): reached the same way. */
+type ServiceUnderTest = ServiceProcess;
 
 const SERVICE_ENV = {
   AUDIT_RESOLVE: 'bench.test=127.0.0.1',
@@ -266,55 +262,9 @@ async function inProcessService(caPem: string): Promise<ServiceUnderTest> {
   };
 }
 
-/**
- * The way users deploy it: `node src/main.ts serve` as its own process, on a fresh embedded
- * database in a temporary directory (or BENCH_DATABASE_URL), trusting the fixture's CA through
- * NODE_EXTRA_CA_CERTS. Its key is the seed key; ready when /readyz answers.
- */
-async function childProcessService(caPem: string): Promise<ServiceUnderTest> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-bench-child-'));
-  const caFile = path.join(dir, 'ca.pem');
-  fs.writeFileSync(caFile, caPem);
-  const rawKey = `bench-${randomUUID()}-${randomUUID()}`;
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, 'src/main.ts'), 'serve'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      ...SERVICE_ENV,
-      PORT: String(port),
-      AUDIT_SEED_API_KEY: rawKey,
-      NODE_EXTRA_CA_CERTS: caFile,
-      ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : { AUDIT_DATA_DIR: path.join(dir, 'data') }),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const origin = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}: ${output}`);
-    if (Date.now() > deadline) throw new Error(`service did not become ready: ${output}`);
-    try {
-      const response = await request(`${origin}/readyz`);
-      await response.body.text();
-      if (response.statusCode === 200) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return {
-    origin,
-    rawKey,
-    async close() {
-      child.kill('SIGTERM');
-      await exited;
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
+/** The way users deploy it (bench/service-process.ts), on BENCH_DATABASE_URL when set. */
+function childProcessService(caPem: string): Promise<ServiceUnderTest> {
+  return startServiceProcess(caPem, 'bench.test', process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {});
 }
 
 async function benchEndToEnd(pages: { name: string; html: string }[]) {
