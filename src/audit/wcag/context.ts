@@ -125,15 +125,10 @@ export class WcagContext {
       if (this.markupFocusable(node, flags)) focusCandidates.push(node);
       const children = node.children;
       let text = false;
-      // `<noscript>` content is never rendered by the script-running browser audited here, which
-      // parses it as raw text (as parse5 does with scripting on): its elements are not indexed,
-      // so no rule sees them, whichever parser built the tree.
-      const opaque = tag === 'noscript';
       for (let i = children.length - 1; i >= 0; i--) {
         const child = children[i]!;
-        if (isTag(child)) {
-          if (!opaque) stack.push(child);
-        } else if (!text && isText(child) && NOT_BLANK.test(child.data)) text = true;
+        if (isTag(child)) stack.push(child);
+        else if (!text && isText(child) && NOT_BLANK.test(child.data)) text = true;
       }
       if (text) textElements.push(node);
     }
@@ -229,7 +224,7 @@ export class WcagContext {
   }
 
   private stateOf(el: Element): ElementState {
-    return this.state.get(el) ?? outsideState(el);
+    return this.state.get(el) ?? DEFAULT_STATE;
   }
 
   /**
@@ -412,26 +407,14 @@ export class WcagContext {
     return location;
   }
 
-  /** The first element with this id, as getElementById finds it (none inside `<noscript>`: see the walk). */
+  /** The first element with this id, as getElementById finds it. */
   byId(id: string): Element | undefined {
-    const list = this.page.ids.get(id);
-    if (list === undefined) return undefined;
-    const first = list[0]!;
-    return this.documentOrder.positionOf(first) !== undefined ? first : list.find((el) => this.documentOrder.positionOf(el) !== undefined);
+    return this.page.ids.get(id)?.[0];
   }
 }
 
+/** An element the walk did not index (another document's). */
 const DEFAULT_STATE: ElementState = { rendered: true, visibilityVisible: true, ariaHidden: false, inert: false, visuallyHidden: false };
-const NOSCRIPT_STATE: ElementState = { rendered: false, visibilityVisible: true, ariaHidden: false, inert: true, visuallyHidden: false };
-
-/**
- * The state of an element the walk did not index: inside `<noscript>` (reached through a parent's
- * children), never rendered, as the noscript itself; else (another document's element) the default.
- */
-function outsideState(el: Element): ElementState {
-  for (let a = parentElement(el); a !== null; a = parentElement(a)) if (a.name === 'noscript') return NOSCRIPT_STATE;
-  return DEFAULT_STATE;
-}
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);

@@ -593,7 +593,7 @@ export class StyleIndex {
       case 'a':
       case 'area':
         // An SVG link's text is painted with `fill`, which no `color` changes.
-        if (attribs.href !== undefined && !inSvg(el)) out.push(this.linkColor ??= this.findLinkColor(el));
+        if (attribs.href !== undefined && el.namespace !== SVG_NAMESPACE) out.push(this.linkColor ??= this.findLinkColor(el));
         break;
       case 'font':
         hint('color', color(attribs.color));
@@ -1030,27 +1030,17 @@ export interface StyleSheetSource {
 /** Types a browser reads as CSS (HTML: a `<style>` or `<link>` of any other type is ignored). */
 const CSS_TYPE = /^\s*(?:text\/css)?\s*$/i;
 
+const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
+
 /**
- * Inside `<noscript>` or `<template>`: no style sheet of the document. A browser running scripts
- * reads `<noscript>` as text (the page as served here is the one a browser runs, as in
- * page/visibility.ts), and a template's content is inert. PageSpeed's fallback
- * `<noscript><style>table,div,span,font,p{display:none}</style>` would otherwise hide the page.
+ * The sheet of a `<style>` element, or null when browsers ignore it (a `type` other than text/css).
+ * A `<style>` inside `<noscript>` or `<template>` is none of the document's: the parse leaves it
+ * out of the tree (noscript content is text to a browser running scripts, template content sits
+ * in its own fragment), so PageSpeed's fallback `<noscript><style>…{display:none}` hides nothing.
  */
-function inert(el: Element): boolean {
-  for (let node = parentElement(el); node !== null; node = parentElement(node)) if (node.name === 'noscript' || node.name === 'template') return true;
-  return false;
-}
-
-function inSvg(el: Element): boolean {
-  for (let node = parentElement(el); node !== null; node = parentElement(node)) if (node.name === 'svg') return true;
-  return false;
-}
-
-/** The sheet of a `<style>` element, or null when browsers ignore it (a `type` other than text/css, inside `<noscript>`). */
 export function styleSheetOf(style: Element, text: string): StyleSheetSource | null {
   const type = style.attribs.type;
   if (type !== undefined && !CSS_TYPE.test(type)) return null;
-  if (inert(style)) return null;
   return { text, media: style.attribs.media };
 }
 
