@@ -93,7 +93,6 @@ export async function runAiAccuracy(set: string, filters: readonly string[]): Pr
   }
   const labels = filters.length ? all.filter((l) => filters.some((f) => l.page.includes(f))) : all;
   const branch = branchAnalyses['ai-governance'];
-  if (!branch.available) throw new Error('the ai-governance branch is not available');
 
   const pki = await makeTestPki([HOST]);
   const fixture = await startHttpsFixture((_req, res, recorded) => {

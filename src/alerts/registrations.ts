@@ -4,7 +4,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { pageOf, POSITION_FORMAT, type ListPosition } from '../http/cursor.ts';
+import { pageOf, POSITION_FORMAT, type ListPosition } from '../db/keyset.ts';
 import type { SafeFetcher } from '../net/safe-fetch.ts';
 import type { TriggerBranch, TriggerSeverity } from './matching.ts';
 import { currentReason, postWebhook, type OperatorLog } from './outbound.ts';

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { AuditControlsTable, Database, FindingsTable } from '../db/schema.ts';
-import { pageOf, POSITION_FORMAT, type ListPosition } from '../http/cursor.ts';
+import { pageOf, POSITION_FORMAT, type ListPosition } from '../db/keyset.ts';
 import { notifyWhenQueued, queueFailureEvents } from '../alerts/outbox.ts';
 import { isSerializationFailure, updateTickets } from '../report/tickets.ts';
 import { aiGovernanceControls } from './ai-governance/index.ts';

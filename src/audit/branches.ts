@@ -1,5 +1,4 @@
-// Which analysis each branch runs. A branch whose controls have not landed yet is explicitly
-// unavailable, so a request for it gets a clear 400 rather than placeholder findings.
+// Which analysis each branch runs.
 //
 // The CPU-bound work is tasks (analysis/tasks.ts) handed to `run`: the audit flow runs them in the
 // analysis threads (analysis/pool.ts), benches in their own thread. The network a branch needs in
@@ -43,18 +42,16 @@ export type RunTask = <K extends TaskKind>(task: TaskOf<K>, options?: { continua
 /** The tasks in the calling thread: for benches and tools, which have no pool. */
 export const runInProcess: RunTask = async (task) => runTask(task);
 
-export type BranchAnalysis =
-  | { available: true; analyse(input: AnalysisInput, run?: RunTask): Promise<AuditResult> }
-  | { available: false };
+export interface BranchAnalysis {
+  analyse(input: AnalysisInput, run?: RunTask): Promise<AuditResult>;
+}
 
 export const branchAnalyses: Record<Branch, BranchAnalysis> = {
   'ai-governance': {
-    available: true,
     analyse: async ({ crawled, includeWarnings }, run = runInProcess) =>
       run({ kind: 'ai-governance', html: crawled.html, url: crawled.finalUrl, includeWarnings }),
   },
   privacy: {
-    available: true,
     // The one network request of the branch, following the selected policy link, happens before
     // any control runs; `log` gets what it saw of the network, which no finding may carry.
     analyse: async ({ crawled, includeWarnings, fetcher, limits, log }, run = runInProcess) => {
@@ -66,7 +63,6 @@ export const branchAnalyses: Record<Branch, BranchAnalysis> = {
     },
   },
   wcag: {
-    available: true,
     // With the AI step, an AnalysisFailedError propagates: the audit is not persisted (502).
     analyse: async ({ crawled, includeWarnings, standard = 'WCAG21AA', ai, signal }, run = runInProcess) => {
       const source = { html: crawled.html, url: crawled.finalUrl, standard };

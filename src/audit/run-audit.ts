@@ -33,7 +33,6 @@ export interface AuditDeps {
  */
 export async function runAudit(deps: AuditDeps, request: AuditRequest, log: AnalysisInput['log'] & AiLog, signal?: AbortSignal): Promise<AuditSnapshot> {
   const analysis = branchAnalyses[request.branch];
-  if (!analysis.available) throw new Error(`branch ${request.branch} is not available`);
   // Refused before the crawl when nothing could take the analysis: no fetch is spent on it.
   deps.analysisPool.assertRoom();
   const crawled = await crawl(deps.fetcher, request.url, deps.crawlLimits);

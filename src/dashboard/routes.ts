@@ -40,7 +40,7 @@ import {
 } from '../auth/sessions.ts';
 import { PASSWORD_MAX_LENGTH } from '../auth/users.ts';
 import type { Database } from '../db/schema.ts';
-import { decodeCursor, encodeCursor } from '../http/cursor.ts';
+import { decodeCursor, encodeCursor } from '../db/keyset.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/errors.ts';
 import { RETRY_AFTER_HEADER, withHeaders } from '../http/openapi.ts';

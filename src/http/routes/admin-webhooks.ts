@@ -9,7 +9,8 @@ import { Type } from 'typebox';
 import { listAllRegistrations, type OwnedRegistration } from '../../alerts/registrations.ts';
 import { requireAdmin, type SessionSettings } from '../../auth/sessions.ts';
 import type { Database } from '../../db/schema.ts';
-import { convertQuery, decodeCursor, encodeCursor } from '../cursor.ts';
+import { decodeCursor, encodeCursor } from '../../db/keyset.ts';
+import { convertQuery } from '../query.ts';
 import { FieldErrorsBody, fieldErrors } from '../errors.ts';
 import { EXAMPLE_ATTEMPT, EXAMPLE_REGISTRATION, RegistrationBody, registrationJson } from './webhooks.ts';
 

@@ -5,7 +5,6 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import { runAudit, type AuditDeps } from '../../audit/run-audit.ts';
-import { branchAnalyses } from '../../audit/branches.ts';
 import { BRANCHES, WCAG_STANDARDS } from '../../audit/control.ts';
 import { checkTargetUrl, type AddressPolicy } from '../../net/address-policy.ts';
 import { OutboundError } from '../../net/safe-fetch.ts';
@@ -133,7 +132,6 @@ export function auditRoutes(deps: AuditRouteDeps) {
         const branch = body.branch ?? 'wcag';
         const errors: Record<string, string> = {};
         if (body.standard !== undefined && branch !== 'wcag') errors.standard = 'is only allowed with branch wcag';
-        if (!branchAnalyses[branch].available) errors.branch = `branch ${branch} is not available yet`;
         const target = checkTargetUrl(body.url, deps.addressPolicy);
         if (!target.ok) errors.url = target.message;
         if (!target.ok || Object.keys(errors).length > 0) return reply.code(400).send(fieldErrors(errors));

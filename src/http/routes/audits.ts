@@ -12,7 +12,8 @@ import { BRANCHES } from '../../audit/control.ts';
 import type { Database } from '../../db/schema.ts';
 import { requireApiKey } from '../api-key-auth.ts';
 import { AuditResponse, AuditSummaryBody, toAuditResponse, toAuditSummary } from '../audit-response.ts';
-import { convertQuery, decodeCursor, encodeCursor } from '../cursor.ts';
+import { decodeCursor, encodeCursor } from '../../db/keyset.ts';
+import { convertQuery } from '../query.ts';
 import { FieldErrorsBody, fieldErrors } from '../errors.ts';
 
 const MAX_LIMIT = 100;

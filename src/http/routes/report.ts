@@ -9,7 +9,7 @@ import { BRANCHES } from '../../audit/control.ts';
 import type { Database } from '../../db/schema.ts';
 import { renderReportPdf, type ReportRenderer } from '../../report/pdf.ts';
 import { parseReportTarget, selectReport, TICKETS_PER_PILLAR } from '../../report/snapshots.ts';
-import { convertQuery } from '../cursor.ts';
+import { convertQuery } from '../query.ts';
 import { ErrorBody, FieldErrorsBody, fieldErrors } from '../errors.ts';
 
 export interface ReportRouteDeps {
