@@ -2,6 +2,9 @@
 // iteratively, to pre-extract what controls need: visible text in blocks, links, headings,
 // title, meta, JSON-LD, scripts, forms and ids. Controls then match against these extracts
 // instead of walking the DOM again; the DOM stays available as `document` for anything else.
+// The walk runs when a control first reads one of the extracts, not at the parse: the WCAG branch
+// reads the tree itself (its context indexes every element in a walk of its own) and needs none
+// of them, and the extraction was a sixth of its time on the median corpus page.
 //
 // The tree is the one a browser builds (page/parse.ts): parse5, the HTML Living Standard's tree
 // construction (implied end tags, foster parenting, implied `<tbody>`, the adoption agency,
@@ -270,12 +273,78 @@ export function blockAt(page: Page, offset: number): TextBlock | undefined {
 
 export { MAX_ELEMENT_DEPTH, PageTooComplexError, noscriptContent, templateContent } from './page/parse.ts';
 
-/** Parses `html` once and extracts the page model. Throws only PageTooComplexError. */
+/** Parses `html` once; the page model is extracted on first use. Throws only PageTooComplexError. */
 export function buildPage(html: string, url: URL | string): Page {
   const pageUrl = toUrl(url);
   const document = parseDocument(typeof html === 'string' ? html : String(html));
-  return extract(document, pageUrl);
+  return new ParsedPage(document, pageUrl);
 }
+
+type Extracts = Omit<Page, 'url' | 'document'>;
+
+/** A parsed page whose extracts come from one walk, run when the first of them is read. */
+class ParsedPage implements Page {
+  readonly url: URL;
+  readonly document: Document;
+  #extracts: Extracts | undefined;
+
+  constructor(document: Document, url: URL) {
+    this.document = document;
+    this.url = url;
+  }
+
+  private get extracts(): Extracts {
+    return (this.#extracts ??= extract(this.document, this.url));
+  }
+
+  get baseUrl() { return this.extracts.baseUrl; }
+  get lang() { return this.extracts.lang; }
+  get title() { return this.extracts.title; }
+  get titleElement() { return this.extracts.titleElement; }
+  get textBlocks() { return this.extracts.textBlocks; }
+  get text() { return this.extracts.text; }
+  get textLower() { return this.extracts.textLower; }
+  get headings() { return this.extracts.headings; }
+  get links() { return this.extracts.links; }
+  get headLinks() { return this.extracts.headLinks; }
+  get metas() { return this.extracts.metas; }
+  get jsonLd() { return this.extracts.jsonLd; }
+  get scripts() { return this.extracts.scripts; }
+  get forms() { return this.extracts.forms; }
+  get ids() { return this.extracts.ids; }
+  get visibilityMarks() { return this.extracts.visibilityMarks; }
+  get elementCount() { return this.extracts.elementCount; }
+  get likelyClientRendered() { return this.extracts.likelyClientRendered; }
+}
+
+/**
+ * Whether the page has any visible text (`page.text` is not empty), found without the extraction
+ * walk: the walk stops at the first visible text node that holds more than whitespace and
+ * invisible formatting characters, under the same visibility marks as `page.text`.
+ */
+export function hasVisibleText(document: Document): boolean {
+  // Each entry: a node, and whether `visibility: hidden` is in effect where it sits.
+  const stack: Array<{ node: AnyNode; visibilityHidden: boolean }> = [];
+  for (let i = document.children.length - 1; i >= 0; i--) stack.push({ node: document.children[i]!, visibilityHidden: false });
+  while (stack.length > 0) {
+    const { node, visibilityHidden } = stack.pop()!;
+    if (isText(node)) {
+      if (!visibilityHidden && VISIBLE_CHARACTER.test(node.data.replace(INVISIBLE_ALL, ''))) return true;
+      continue;
+    }
+    if (!isTag(node)) continue;
+    const mark = visibilityMark(node);
+    let hidden = visibilityHidden;
+    if (mark === 'visibility-hidden') hidden = true;
+    else if (mark === 'visibility-visible') hidden = false;
+    else if (mark !== null) continue; // an absorbing reason: nothing below it is visible
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i]!, visibilityHidden: hidden });
+  }
+  return false;
+}
+
+/** Anything `String.prototype.trim` would keep. */
+const VISIBLE_CHARACTER = /\S/;
 
 function toUrl(url: URL | string): URL {
   if (url instanceof URL) return url;
@@ -309,7 +378,7 @@ interface Collector {
 /** A form while it is open: its fields are still being added. */
 type OpenForm = Form & { fields: FormField[] };
 
-function extract(document: Document, pageUrl: URL): Page {
+function extract(document: Document, pageUrl: URL): Extracts {
   const textBlocks: TextBlock[] = [];
   const blockTexts: string[] = [];
   let offset = 0;
@@ -562,9 +631,7 @@ function extract(document: Document, pageUrl: URL): Page {
   for (const form of forms) if (form.action !== null) form.action = resolve(form.action, baseUrl).href;
   const text = blockTexts.join('\n');
   return {
-    url: pageUrl,
     baseUrl,
-    document,
     lang,
     title,
     titleElement,

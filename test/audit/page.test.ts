@@ -5,6 +5,7 @@ import {
   SHELL_MAX_TEXT,
   blockAt,
   buildPage,
+  hasVisibleText,
   isVisible,
   locate,
   lowerSameLength,
@@ -371,6 +372,42 @@ describe('robustness', () => {
       const html = Array.from({ length: 300 }, () => pieces[Math.floor(random() * pieces.length)]).join('');
       const page = build(html);
       for (const link of page.links) locate(page, link.element);
+    }
+  });
+
+  // The WCAG branch asks hasVisibleText instead of reading page.text, so the extraction walk never
+  // runs for it: the two must agree, near-misses included.
+  const visibleTextCases: Array<[string, string]> = [
+    ['plain text', '<p>Hello</p>'],
+    ['only whitespace and a non-breaking space', '<p> \n\t&nbsp; </p>'],
+    ['only zero-width and soft-hyphen characters', '<p>&#x200b;&shy;&#xfeff;</p>'],
+    ['a zero-width space beside a letter', '<p>&#x200b;a</p>'],
+    ['text only in the title', '<title>Title</title><body></body>'],
+    ['text only in a script, style and noscript', '<script>var a</script><style>p{}</style><noscript>No script</noscript>'],
+    ['text only under hidden', '<div hidden>Hidden</div>'],
+    ['text only under aria-hidden=true', '<div aria-hidden=" TRUE ">Hidden</div>'],
+    ['text under aria-hidden=false', '<div aria-hidden="false">Shown</div>'],
+    ['text only under inline display:none', '<div style="display:none"><p>Hidden</p></div>'],
+    ['text only under visibility:hidden', '<div style="visibility:hidden">Hidden</div>'],
+    ['visibility:visible inside visibility:hidden', '<div style="visibility:hidden"><span style="visibility:visible">Shown</span></div>'],
+    ['visibility:visible inside display:none', '<div style="display:none"><span style="visibility:visible">Hidden</span></div>'],
+    ['text only in a closed dialog', '<dialog>Closed</dialog>'],
+    ['text in an open dialog', '<dialog open>Open</dialog>'],
+    ['text only in a template', '<template><p>Inert</p></template>'],
+    ['text only as iframe fallback', '<iframe>Fallback</iframe>'],
+    ['an empty document', ''],
+  ];
+  for (const [name, html] of visibleTextCases) {
+    test(`hasVisibleText agrees with page.text: ${name}`, () => {
+      const page = build(html);
+      assert.equal(hasVisibleText(page.document), page.text !== '');
+    });
+  }
+
+  test('hasVisibleText agrees with page.text on every corpus page', sharedSuite(...CORPORA), () => {
+    for (const { name, html } of loadCorpusPages()) {
+      const page = buildPage(html, `https://corpus.example/${name}`);
+      assert.equal(hasVisibleText(page.document), page.text !== '', name);
     }
   });
 

@@ -48,6 +48,9 @@ export class PageTooComplexError extends Error {
   }
 }
 
+/** The namespace of the elements the parser builds for HTML markup (not SVG's or MathML's). */
+export const HTML_NAMESPACE: string = spec.NS.HTML;
+
 /** Template contents, by template element: a fragment outside the document, as in browsers. */
 const templateContents = new WeakMap<Element, Document>();
 
@@ -152,7 +155,7 @@ export function noscriptContent(el: Element): Document {
   if (fragment !== undefined) return fragment;
   let text = '';
   for (const child of el.children) if (isText(child)) text += child.data;
-  const context = createElement('body', spec.NS.HTML, []);
+  const context = createElement('body', HTML_NAMESPACE, []);
   try {
     const budget = Math.max(ELEMENT_BUDGET_FLOOR, Math.ceil(text.length * ELEMENTS_PER_CHAR));
     fragment = parseFragment(context, text, { treeAdapter: boundedAdapter(budget), scriptingEnabled: false });

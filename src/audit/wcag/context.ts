@@ -9,7 +9,9 @@
 import { isTag, isText, type AnyNode, type Element } from 'domhandler';
 import type { Location } from '../control.ts';
 import type { Page } from '../page.ts';
-import { locate } from '../page.ts';
+import { hasVisibleText, normalizeText } from '../page.ts';
+import { locate } from '../page/location.ts';
+import { HTML_NAMESPACE } from '../page/parse.ts';
 import { parentElement } from '../page/dom.ts';
 import { NOT_RENDERED } from '../page/visibility.ts';
 import { accessibleName } from './accname.ts';
@@ -64,6 +66,11 @@ export class WcagContext {
   /** Every element in document order. */
   readonly elements: readonly Element[];
   readonly byTag = new Map<string, Element[]>();
+  /**
+   * Elements by id, every element carrying that id in document order, as `Page.ids` has them
+   * (built here in the context's own walk, so the page model's extraction never runs for WCAG).
+   */
+  readonly ids = new Map<string, Element[]>();
   readonly styles: StyleIndex;
   /** `<label for=id>` by the id they point at. */
   readonly labelsFor = new Map<string, Element[]>();
@@ -112,6 +119,7 @@ export class WcagContext {
       const flags = attributeFlags(node);
       elementFlags.push(flags);
       if (flags !== 0) {
+        if (flags & ATTRIBUTE.id && node.attribs.id !== '') push(this.ids, node.attribs.id!, node);
         if (flags & ATTRIBUTE.lang) langElements.push(node);
         if (flags & ATTRIBUTE.aria) ariaElements.push(node);
         if (flags & ATTRIBUTE.role) roleElements.push(node);
@@ -401,7 +409,7 @@ export class WcagContext {
   locate(el: Element): Location {
     let location = this.locationMemo.get(el);
     if (location === undefined) {
-      location = locate(this.page, el);
+      location = locate(this.ids, el);
       this.locationMemo.set(el, location);
     }
     return location;
@@ -409,7 +417,23 @@ export class WcagContext {
 
   /** The first element with this id, as getElementById finds it. */
   byId(id: string): Element | undefined {
-    return this.page.ids.get(id)?.[0];
+    return this.ids.get(id)?.[0];
+  }
+
+  private titleText: string | undefined;
+  /** The text of the page's `<title>` (the first in the HTML namespace: not an SVG's), whitespace collapsed, as `Page.title`. */
+  get pageTitle(): string {
+    if (this.titleText === undefined) {
+      const title = this.byTag.get('title')?.find((el) => el.namespace === HTML_NAMESPACE);
+      this.titleText = title === undefined ? '' : normalizeText(title.children.map((c) => (isText(c) ? c.data : '')).join(''));
+    }
+    return this.titleText;
+  }
+
+  private visibleText: boolean | undefined;
+  /** Whether the page shows any text (`Page.text` is not empty), without the page model's extraction walk. */
+  get hasVisibleText(): boolean {
+    return (this.visibleText ??= hasVisibleText(this.page.document));
   }
 }
 

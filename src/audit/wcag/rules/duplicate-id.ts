@@ -13,7 +13,7 @@ export const duplicateId: WcagRule = {
   applicability: 'An element with a non-empty id.',
   expectation: 'No other element has the same id.',
   *evaluate(ctx) {
-    for (const [id, elements] of ctx.page.ids) {
+    for (const [id, elements] of ctx.ids) {
       if (id === '') continue;
       if (elements.length === 1) yield passed(elements[0]!);
       else for (const el of elements.slice(1)) yield failed(el, `id "${id.slice(0, 40)}" is used ${elements.length} times`);

@@ -30,7 +30,7 @@ export const pageTitleDescriptive: WcagRule = {
   expectation: 'The title describes the page’s topic or purpose (a judgement).',
   *evaluate(ctx) {
     const title = ctx.tagged('title')[0];
-    if (ctx.html && title !== undefined && ctx.page.title !== '') yield cantTell(title, 'whether the title describes the page needs judgement');
+    if (ctx.html && title !== undefined && ctx.pageTitle !== '') yield cantTell(title, 'whether the title describes the page needs judgement');
   },
 };
 
@@ -76,7 +76,7 @@ export const pageLanguageMatches: WcagRule = {
   *evaluate(ctx) {
     const root = ctx.htmlElement;
     const lang = root?.attribs.lang;
-    if (ctx.html && root && lang !== undefined && knownPrimaryLanguage(lang) && ctx.page.text.trim() !== '') {
+    if (ctx.html && root && lang !== undefined && knownPrimaryLanguage(lang) && ctx.hasVisibleText) {
       yield cantTell(root, 'whether the declared language is the content’s language needs judgement');
     }
   },
