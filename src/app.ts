@@ -25,6 +25,9 @@ import { dashboardRoutes } from './dashboard/routes.ts';
 import { createDeliveryWorker, type DeliveryWorker } from './alerts/delivery-worker.ts';
 import { AnalysisPool } from './audit/analysis/pool.ts';
 import { createChatClient } from './audit/wcag/ai-step/index.ts';
+import { runAudit, type AuditDeps } from './audit/run-audit.ts';
+import { monitorRoutes } from './http/routes/monitors.ts';
+import { createMonitorScheduler, type MonitorScheduler } from './monitors/scheduler.ts';
 import type { SafeFetcher } from './net/safe-fetch.ts';
 
 export interface AppDeps {
@@ -37,6 +40,10 @@ export interface AppDeps {
   webhookRateLimiter?: RateLimiter;
   /** A ready logger (tests capture lines); defaults to pino JSON on stdout at `config.logLevel`. */
   logger?: FastifyBaseLogger;
+  /** The monitor scheduler's and routes' injectable parts; `enabled: false` runs no scheduler in this app (the routes stay). */
+  monitors?: { enabled?: boolean; clock?: () => Date; random?: () => number; pollIntervalMs?: number };
+  /** Defaults to the database-backed limiter configured by `config.monitors.rateLimit`. */
+  monitorRateLimiter?: RateLimiter;
   /** The webhook delivery worker's injectable parts; `enabled: false` runs none in this app. */
   delivery?: { enabled?: boolean; clock?: () => Date; random?: () => number; pollIntervalMs?: number };
   /**
@@ -53,6 +60,8 @@ declare module 'fastify' {
     deliveryWorker: DeliveryWorker | undefined;
     /** The page-analysis threads (their stats are what tests and operators can read). */
     analysisPool: AnalysisPool;
+    /** Runs monitors' due slots; in the server process exactly when the delivery worker is (inline). */
+    monitorScheduler: MonitorScheduler | undefined;
   }
 }
 
@@ -222,17 +231,50 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('analysisPool', analysisPool);
   app.addHook('onClose', async () => analysisPool.close());
 
+  const auditDeps: AuditDeps = {
+    db,
+    fetcher: deps.fetcher,
+    onEventsQueued: worker ? () => worker.notify() : undefined,
+    crawlLimits: config.crawl,
+    analysisPool,
+    // The WCAG branch's AI step: one client for the process (the endpoint is operator configuration).
+    ai: config.ai ? { client: createChatClient(config.ai), model: config.ai.model } : undefined,
+  };
+  const addressPolicy = createAddressPolicy(config.allowPrivateNetworks);
+  await app.register(auditRoutes({ ...auditDeps, rateLimiter: deps.rateLimiter ?? createRateLimiter(db, config.rateLimit), addressPolicy }));
+
+  // Monitors run where webhooks are delivered: here on the embedded database (and by default on
+  // PostgreSQL), only in `worker` processes with AUDIT_WEBHOOK_WORKER=off.
+  const schedulerLog = app.log.child({ component: 'monitor-scheduler' });
+  const scheduler =
+    deps.monitors?.enabled === false || config.webhooks.worker === 'off'
+      ? undefined
+      : createMonitorScheduler({
+          db,
+          // A run is an audit like any other: the request's flow, without a rate-limit slot or a client to lose.
+          audit: (request) => runAudit(auditDeps, request, schedulerLog),
+          log: schedulerLog,
+          concurrency: config.monitors.concurrency,
+          leaseMs: config.monitors.leaseMs,
+          pollIntervalMs: deps.monitors?.pollIntervalMs ?? config.monitors.pollIntervalMs,
+          clock: deps.monitors?.clock,
+        });
+  app.decorate('monitorScheduler', scheduler);
+  if (scheduler) {
+    app.addHook('onReady', async () => scheduler.start());
+    // preClose runs before every onClose hook: the runs in flight finish and are recorded while
+    // the analysis pool and the database are still open.
+    app.addHook('preClose', async () => scheduler.stop());
+  }
   await app.register(
-    auditRoutes({
+    monitorRoutes({
       db,
-      fetcher: deps.fetcher,
-      onEventsQueued: worker ? () => worker.notify() : undefined,
-      crawlLimits: config.crawl,
-      analysisPool,
-      // The WCAG branch's AI step: one client for the process (the endpoint is operator configuration).
-      ai: config.ai ? { client: createChatClient(config.ai), model: config.ai.model } : undefined,
-      rateLimiter: deps.rateLimiter ?? createRateLimiter(db, config.rateLimit),
-      addressPolicy: createAddressPolicy(config.allowPrivateNetworks),
+      config: config.monitors,
+      rateLimiter: deps.monitorRateLimiter ?? createRateLimiter(db, config.monitors.rateLimit, undefined, 'monitor_rate_limit_windows'),
+      addressPolicy,
+      onScheduleChanged: scheduler ? () => scheduler.notify() : undefined,
+      clock: deps.monitors?.clock,
+      random: deps.monitors?.random,
     }),
   );
   await app.register(auditsRoutes({ db }));

@@ -34,6 +34,7 @@ export interface Config {
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   logLevel: string;
   webhooks: WebhookConfig;
+  monitors: MonitorConfig;
   admin: AdminConfig;
   /** Values that were accepted but changed (e.g. clamped): the server logs each at start, at warn. */
   notices: string[];
@@ -54,6 +55,22 @@ export interface WebhookConfig {
   /** Delivery tries in flight at once per destination URL and per API key, all processes together. */
   maxInFlightPerDestination: number;
   maxInFlightPerKey: number;
+}
+
+/** Monitors (issue 19): pages re-audited on a schedule by the processes that deliver webhooks. */
+export interface MonitorConfig {
+  /** Monitors one key may hold (a 409 beyond). */
+  maxPerKey: number;
+  /** The shortest `every` allowed. */
+  minIntervalMs: number;
+  /** Registration attempts per key and fixed window (POST /api/v1/monitors), apart from the audit route's. */
+  rateLimit: { limit: number; windowSeconds: number };
+  /** Monitor audits one process runs at once, fairly across keys. */
+  concurrency: number;
+  /** Fallback polling for due monitors; the process also wakes when the next one falls due. */
+  pollIntervalMs: number;
+  /** How long a claimed run is its process's before another may take it over (a crashed process's runs). */
+  leaseMs: number;
 }
 
 /** Where page analysis runs (issue 16): worker threads, a bounded queue, a time budget per task. */
@@ -130,13 +147,32 @@ export function parseRetrySchedule(value: string): number[] {
   const steps = value.split(',').map((part) => part.trim());
   if (steps.length > 20) throw new Error(`at most 20 delays, got ${steps.length}`);
   return steps.map((step) => {
-    const match = /^(\d{1,9})(ms|s|m|h|d)$/.exec(step);
-    if (!match) throw new Error(`"${step}" is not a delay such as 5s, 5m, 2h (or use none)`);
-    const ms = Number(match[1]) * DURATION_UNITS[match[2]!]!;
+    const ms = parseDuration(step);
+    if (ms === undefined) throw new Error(`"${step}" is not a delay such as 5s, 5m, 2h (or use none)`);
     if (ms < 1 || ms > 7 * DURATION_UNITS.d!) throw new Error(`"${step}" must be between 1ms and 7d`);
     return ms;
   });
 }
+
+/**
+ * A duration as the retry schedule and monitor intervals write it: a whole number and a unit
+ * (`ms`, `s`, `m`, `h`, `d`), e.g. `15m`, `6h`, `1d`. Milliseconds, or undefined for anything else.
+ */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d{1,9})(ms|s|m|h|d)$/.exec(text);
+  return match ? Number(match[1]) * DURATION_UNITS[match[2]!]! : undefined;
+}
+
+/** `AUDIT_MONITOR_MIN_INTERVAL`: one duration of at least a minute (a monitor may never run more often). */
+function parseMinInterval(value: string): number {
+  const ms = parseDuration(value);
+  if (ms === undefined) throw new Error(`"${value}" is not a duration such as 15m, 1h`);
+  if (ms < 60_000 || ms > MONITOR_MAX_INTERVAL_MS) throw new Error(`"${value}" must be between 1m and 31d`);
+  return ms;
+}
+
+/** The longest interval a monitor may have: a month, for monthly reviews. */
+export const MONITOR_MAX_INTERVAL_MS = 31 * 86_400_000;
 
 export class ConfigError extends Error {}
 
@@ -406,6 +442,27 @@ export function loadConfig(env: Env = process.env): Config {
     maxInFlightPerDestination: integer(env, 'AUDIT_WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION', DEFAULT_MAX_IN_FLIGHT_PER_DESTINATION, 1, 10_000),
     maxInFlightPerKey: integer(env, 'AUDIT_WEBHOOK_MAX_IN_FLIGHT_PER_KEY', DEFAULT_MAX_IN_FLIGHT_PER_KEY, 1, 10_000),
   };
+  const crawl = {
+    timeoutMs: integer(env, 'AUDIT_CRAWL_TIMEOUT_MS', DEFAULT_CRAWL_LIMITS.timeoutMs, 100, 120_000),
+    maxBytes: integer(env, 'AUDIT_CRAWL_MAX_BYTES', DEFAULT_CRAWL_LIMITS.maxBytes, 1024, 64 * 1024 * 1024),
+    maxRedirects: DEFAULT_CRAWL_LIMITS.maxRedirects,
+  };
+  const analysis = loadAnalysisConfig(env);
+  const ai = loadAiConfig(env);
+  const monitors: MonitorConfig = {
+    maxPerKey: integer(env, 'AUDIT_MONITOR_MAX_PER_KEY', 100, 1, 100_000),
+    minIntervalMs: parsed(env, 'AUDIT_MONITOR_MIN_INTERVAL', parseMinInterval, 15 * 60_000),
+    rateLimit: {
+      limit: integer(env, 'AUDIT_MONITOR_RATE_LIMIT', 10, 1, 1_000_000),
+      windowSeconds: integer(env, 'AUDIT_MONITOR_RATE_WINDOW_SECONDS', 60, 1, 86_400),
+    },
+    concurrency: integer(env, 'AUDIT_MONITOR_CONCURRENCY', 2, 1, 1000),
+    pollIntervalMs: integer(env, 'AUDIT_MONITOR_POLL_INTERVAL_MS', 1000, 10, 600_000),
+    // The longest a run can take, twice over: the page and the privacy branch's policy page (each a
+    // crawl), two analysis budgets, and the WCAG AI step's two model calls, plus a minute for the
+    // queue and the database. A run outliving its lease is harmless (its slot's audit is unique).
+    leaseMs: integer(env, 'AUDIT_MONITOR_LEASE_MS', 2 * (2 * crawl.timeoutMs + 2 * analysis.timeoutMs + 2 * (ai?.timeoutMs ?? 0)) + 60_000, 1000, 86_400_000),
+  };
   const allowPrivateNetworks = parsed(env, 'AUDIT_ALLOW_PRIVATE_NETWORKS', parseCidrList, []);
   notices.push(...checkAllowList(allowPrivateNetworks, parsed(env, UNSAFE_ACKNOWLEDGEMENT, parseBoolean, false)));
   // The embedded database admits one process: with delivery off in the server, nothing would send.
@@ -427,19 +484,16 @@ export function loadConfig(env: Env = process.env): Config {
       limit: integer(env, 'AUDIT_RATE_LIMIT', 10, 1, 1_000_000),
       windowSeconds: integer(env, 'AUDIT_RATE_WINDOW_SECONDS', 60, 1, 86_400),
     },
-    crawl: {
-      timeoutMs: integer(env, 'AUDIT_CRAWL_TIMEOUT_MS', DEFAULT_CRAWL_LIMITS.timeoutMs, 100, 120_000),
-      maxBytes: integer(env, 'AUDIT_CRAWL_MAX_BYTES', DEFAULT_CRAWL_LIMITS.maxBytes, 1024, 64 * 1024 * 1024),
-      maxRedirects: DEFAULT_CRAWL_LIMITS.maxRedirects,
-    },
-    analysis: loadAnalysisConfig(env),
-    ai: loadAiConfig(env),
+    crawl,
+    analysis,
+    ai,
     allowPrivateNetworks,
     trustProxy: parsed(env, 'AUDIT_TRUST_PROXY', (value) => parseCidrList(value).map((cidr) => cidr.text), []),
     staticResolve: parsed(env, 'AUDIT_RESOLVE', parseStaticResolve, new Map()),
     http,
     logLevel,
     webhooks,
+    monitors,
     admin: loadAdminConfig(env, notices),
     notices,
   };

@@ -34,6 +34,10 @@ import pino from 'pino';
 import { loggerOptions } from './app.ts';
 import { createDeliveryWorker } from './alerts/delivery-worker.ts';
 import { listenForDeliveries, type Listener } from './alerts/listen.ts';
+import { AnalysisPool } from './audit/analysis/pool.ts';
+import { runAudit, type AuditDeps } from './audit/run-audit.ts';
+import { createChatClient } from './audit/wcag/ai-step/index.ts';
+import { createMonitorScheduler } from './monitors/scheduler.ts';
 
 async function serve(config: Config): Promise<void> {
   const log = pino(loggerOptions(config.logLevel));
@@ -80,9 +84,10 @@ async function serve(config: Config): Promise<void> {
 }
 
 /**
- * `worker`: webhook delivery without the HTTP API, so API and delivery processes scale apart on one
- * PostgreSQL (each claims with SKIP LOCKED). Woken by LISTEN/NOTIFY at every audit commit; polls
- * as a fallback. On the embedded database the server holds the directory, and delivers itself.
+ * `worker`: webhook delivery and monitors' scheduled audits without the HTTP API, so API and
+ * background processes scale apart on one PostgreSQL (each claims with SKIP LOCKED). Delivery is
+ * woken by LISTEN/NOTIFY at every audit commit; both poll as a fallback. On the embedded database
+ * the server holds the directory, and does both itself.
  */
 async function runWorker(config: Config): Promise<number> {
   const log = pino(loggerOptions(config.logLevel)).child({ component: 'delivery-worker' });
@@ -104,15 +109,41 @@ async function runWorker(config: Config): Promise<number> {
     database.kind === 'postgres'
       ? await listenForDeliveries(config.databaseUrl!, () => worker.notify(), log, { connectTimeoutMs: config.database.connectTimeoutMs })
       : undefined;
+  // Monitor runs analyse pages here too: in this process's own threads, under the same budget.
+  const analysisPool = new AnalysisPool({
+    ...config.analysis,
+    onError: (err) => log.error({ err, component: 'analysis-pool' }, 'analysis thread failed outside a task'),
+  });
+  const schedulerLog = log.child({ component: 'monitor-scheduler' });
+  const auditDeps: AuditDeps = {
+    db: database.db,
+    fetcher,
+    crawlLimits: config.crawl,
+    analysisPool,
+    onEventsQueued: () => worker.notify(),
+    ai: config.ai ? { client: createChatClient(config.ai), model: config.ai.model } : undefined,
+  };
+  const scheduler = createMonitorScheduler({
+    db: database.db,
+    audit: (request) => runAudit(auditDeps, request, schedulerLog),
+    log: schedulerLog,
+    concurrency: config.monitors.concurrency,
+    leaseMs: config.monitors.leaseMs,
+    pollIntervalMs: config.monitors.pollIntervalMs,
+  });
   worker.start();
+  scheduler.start();
   log.info({ database: database.kind }, 'delivery worker started');
+  schedulerLog.info({ concurrency: config.monitors.concurrency }, 'monitor scheduler started');
   return new Promise<number>((resolve) => {
     let closing = false;
     const shutdown = async (signal: string) => {
       if (closing) return;
       closing = true;
-      log.info({ signal }, 'delivery worker stopping: no new claims; tries in flight are recorded');
+      log.info({ signal }, 'delivery worker and monitor scheduler stopping: no new claims; tries and runs in flight are recorded');
       await listener?.close();
+      await scheduler.stop();
+      await analysisPool.close();
       await worker.stop();
       await fetcher.close();
       await database.close();

@@ -46,6 +46,9 @@ const REASON_OF: Record<OutboundReason, string> = {
   'invalid-request': FAILURE_REASONS.connection,
 };
 
+/** The reason an attempt records for an outbound failure: a fixed text, never the network's detail. */
+export const failureReason = (reason: OutboundReason): string => REASON_OF[reason];
+
 /** Reasons recorded before `unreachable` replaced them; attempts stored then still hold them. */
 const RETIRED_REASONS: ReadonlyMap<string, string> = new Map([
   ['unsafe destination', FAILURE_REASONS.unreachable],
@@ -112,7 +115,7 @@ export async function postWebhook(
     return {
       outcome: 'failed',
       statusCode: error.status ?? null,
-      reason: REASON_OF[error.reason],
+      reason: failureReason(error.reason),
       responseBody: null,
       retryAfterMs: undefined,
       durationMs: duration(),

@@ -20,6 +20,8 @@ export interface AuditRequest {
   branch: Branch;
   standard: WcagStandard | undefined;
   includeWarnings: boolean;
+  /** A monitor's scheduled run (src/monitors/): the monitor and its slot, unique among audits. Absent: an API request. */
+  monitor?: { id: string; slot: Date } | undefined;
 }
 
 export interface NewAudit extends AuditRequest {
@@ -36,6 +38,9 @@ export interface AuditSummary {
   standard: WcagStandard | undefined;
   createdAt: Date;
   totals: Totals;
+  /** What started it: a request to POST /api/v1/audit, or a monitor's scheduled run (`monitorId`). */
+  trigger: 'api' | 'monitor';
+  monitorId?: string;
 }
 
 /** An audit as stored: what the 201 returns, and what reading it back returns again. */
@@ -108,12 +113,14 @@ async function insertAudit(db: Kysely<Database>, id: string, audit: NewAudit): P
   const saved = await sql<{ created_at: Date; queued: number }>`
     with audit as (
       insert into audits (id, api_key_id, branch, standard, include_warnings, requested_url, final_url, origin, http_status,
-                          redirect_chain, fetched_at, byte_count, body_sha256, errors, warnings, inconclusive, ai)
+                          redirect_chain, fetched_at, byte_count, body_sha256, errors, warnings, inconclusive, ai,
+                          trigger, monitor_id, monitor_slot)
       values (${id}, ${audit.apiKeyId}, ${audit.branch}, ${audit.standard ?? null}, ${audit.includeWarnings}, ${audit.url.href},
               ${crawled.finalUrl}, ${audit.url.origin}, ${crawled.status},
               ${JSON.stringify(crawled.redirectChain.map(({ url, status }) => ({ url, status })))}::jsonb, ${crawled.fetchedAt},
               ${crawled.byteCount}, ${crawled.bodySha256}, ${result.totals.errors}, ${result.totals.warnings}, ${result.totals.inconclusive},
-              ${result.ai === undefined ? null : JSON.stringify(result.ai)}::jsonb)
+              ${result.ai === undefined ? null : JSON.stringify(result.ai)}::jsonb,
+              ${audit.monitor === undefined ? 'api' : 'monitor'}, ${audit.monitor?.id ?? null}::uuid, ${audit.monitor?.slot ?? null}::timestamptz)
       returning id, created_at
     ), controls as (
       insert into audit_controls (audit_id, position, control, outcome, evidence, framework, requirement, severity, selector, snippet)
@@ -156,6 +163,7 @@ async function insertAudit(db: Kysely<Database>, id: string, audit: NewAudit): P
     findings: result.findings,
     controls: result.controls,
     ...(result.ai === undefined ? {} : { ai: result.ai }),
+    ...triggerOf({ trigger: audit.monitor === undefined ? 'api' : 'monitor', monitor_id: audit.monitor?.id ?? null }),
   };
   return { snapshot, queued: Number(row.queued) };
 }
@@ -185,7 +193,13 @@ export async function findAudit(db: Kysely<Database>, apiKeyId: string, id: stri
     findings: findings.map(findingOf),
     controls: controls.map(checkedControlOf),
     ...(audit.ai === null || audit.ai === undefined ? {} : { ai: audit.ai as AiUse }),
+    ...triggerOf(audit),
   };
+}
+
+/** `trigger` and, for a monitor's run, `monitorId`. */
+function triggerOf(row: { trigger: string; monitor_id: string | null }): Pick<AuditSummary, 'trigger' | 'monitorId'> {
+  return row.monitor_id === null ? { trigger: row.trigger as AuditSummary['trigger'] } : { trigger: 'monitor', monitorId: row.monitor_id };
 }
 
 // Every control of every available branch, by id. Ids never change meaning and are never reused,
@@ -248,6 +262,8 @@ export interface AuditFilter {
   since?: Date;
   /** Exclusive. */
   until?: Date;
+  /** Only the runs of this monitor. */
+  monitorId?: string;
 }
 
 /** One page of the key's audits, newest first, and where the next page starts (null at the end). */
@@ -257,17 +273,18 @@ export async function listAudits(
   filter: AuditFilter,
   page: { limit: number; after?: ListPosition },
 ): Promise<{ audits: AuditSummary[]; next: ListPosition | null }> {
-  const { origin, branch, since, until } = filter;
+  const { origin, branch, since, until, monitorId } = filter;
   const { limit, after } = page;
   const rows = await db
     .selectFrom('audits')
-    .select(['id', 'requested_url', 'branch', 'standard', 'created_at', 'errors', 'warnings', 'inconclusive'])
+    .select(['id', 'requested_url', 'branch', 'standard', 'created_at', 'errors', 'warnings', 'inconclusive', 'trigger', 'monitor_id'])
     .select(sql<string>`to_char(created_at at time zone 'UTC', ${sql.raw(POSITION_FORMAT)})`.as('position'))
     .where('api_key_id', '=', apiKeyId)
     .$if(origin !== undefined, (q) => q.where('origin', '=', origin!))
     .$if(branch !== undefined, (q) => q.where('branch', '=', branch!))
     .$if(since !== undefined, (q) => q.where('created_at', '>=', since!))
     .$if(until !== undefined, (q) => q.where('created_at', '<', until!))
+    .$if(monitorId !== undefined, (q) => q.where('monitor_id', '=', monitorId!))
     .$if(after !== undefined, (q) => q.where(sql<boolean>`(created_at, id) < (${after!.createdAt}::timestamptz, ${after!.id}::uuid)`))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
@@ -282,6 +299,7 @@ export async function listAudits(
       standard: (row.standard ?? undefined) as WcagStandard | undefined,
       createdAt: row.created_at,
       totals: totalsOf(row),
+      ...triggerOf(row),
     })),
     next,
   };

@@ -39,6 +39,11 @@ export interface AuditsTable {
   /** WCAG only (migration 0005): `{ used, note }` of the AI judgement step. */
   ai: ColumnType<unknown, string | null | undefined, never>;
   created_at: CreatedAt;
+  /** Migration 0012: `api` or `monitor`. */
+  trigger: ColumnType<string, string | undefined, never>;
+  /** The monitor whose scheduled slot this audit is (`trigger` monitor); the pair is unique. */
+  monitor_id: ColumnType<string | null, string | null | undefined, never>;
+  monitor_slot: ColumnType<Date | null, Date | null | undefined, never>;
 }
 
 export interface AuditControlsTable {
@@ -179,6 +184,26 @@ export interface RemediationHeadsTable {
   previous_audit_id: string | null;
 }
 
+/** Migration 0012: a page re-audited on a schedule (src/monitors/). */
+export interface MonitorsTable {
+  id: string;
+  api_key_id: string;
+  url: string;
+  branch: string;
+  standard: string | null;
+  include_warnings: boolean;
+  /** The interval as written (`6h`). */
+  every: string;
+  every_seconds: number;
+  paused_at: Date | null;
+  created_at: CreatedAt;
+  /** The next slot: when it falls due. */
+  next_run_at: Date;
+  locked_until: Date | null;
+  lease: string | null;
+  last_run: ColumnType<unknown, string | null | undefined, string | null>;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   rate_limit_windows: RateLimitWindowsTable;
@@ -194,4 +219,6 @@ export interface Database {
   login_attempts: LoginAttemptsTable;
   remediation_tickets: RemediationTicketsTable;
   remediation_heads: RemediationHeadsTable;
+  monitors: MonitorsTable;
+  monitor_rate_limit_windows: RateLimitWindowsTable;
 }

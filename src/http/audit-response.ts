@@ -70,6 +70,10 @@ const AuditFacts = {
   standard: Type.Optional(Type.Enum([...WCAG_STANDARDS], { description: 'Present for `wcag` only: the standard applied (findings name only its criteria).' })),
   createdAt: Type.String({ format: 'date-time' }),
   totals: Totals,
+  trigger: Type.Enum(['api', 'monitor'], {
+    description: 'What started the audit: `api`, a request to POST /api/v1/audit; `monitor`, a scheduled run of the monitor `monitorId`.',
+  }),
+  monitorId: Type.Optional(Type.String({ format: 'uuid', description: 'With `trigger: monitor`: the monitor whose run this was (kept after the monitor is deleted).' })),
 };
 
 const EXAMPLE_AUDIT = {
@@ -79,6 +83,7 @@ const EXAMPLE_AUDIT = {
   branch: 'ai-governance',
   createdAt: '2026-03-01T10:00:15.123Z',
   totals: { errors: 1, warnings: 0, inconclusive: 0 },
+  trigger: 'api',
   findings: [
     {
       control: 'ai-governance.training-data-provenance',
@@ -130,6 +135,8 @@ const EXAMPLE_WCAG_AUDIT = {
   standard: 'WCAG21AA',
   createdAt: '2026-03-01T10:05:00.000Z',
   totals: { errors: 1, warnings: 1, inconclusive: 1 },
+  trigger: 'monitor',
+  monitorId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
   ai: { used: false, note: 'AI step not configured: judgement criteria (1.1.1, 2.4.2, 2.4.4, 2.4.6, 3.1.1) are inconclusive where they apply' },
   findings: [
     {
@@ -192,6 +199,8 @@ export function toAuditSummary(audit: AuditSummary) {
     ...(audit.standard ? { standard: audit.standard } : {}),
     createdAt: audit.createdAt.toISOString(),
     totals: audit.totals,
+    trigger: audit.trigger,
+    ...(audit.monitorId === undefined ? {} : { monitorId: audit.monitorId }),
   };
 }
 

@@ -30,7 +30,7 @@ export interface RateLimiter {
 }
 
 /** The tables of the same shape that hold a budget's windows: one per budget. */
-export type RateLimitTable = 'rate_limit_windows' | 'webhook_rate_limit_windows';
+export type RateLimitTable = 'rate_limit_windows' | 'webhook_rate_limit_windows' | 'monitor_rate_limit_windows';
 
 /**
  * `clock` overrides the database clock; tests use it to cross window boundaries without sleeping.

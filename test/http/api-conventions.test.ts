@@ -24,7 +24,7 @@ let operations: Operation[];
 
 before(async () => {
   database = await openTestDatabase();
-  service = await startTestService({ database, routes: {}, delivery: { enabled: false }, env: { AUDIT_RATE_LIMIT: '1000', AUDIT_WEBHOOK_RATE_LIMIT: '1000' } });
+  service = await startTestService({ database, routes: {}, delivery: { enabled: false }, env: { AUDIT_RATE_LIMIT: '1000', AUDIT_WEBHOOK_RATE_LIMIT: '1000', AUDIT_MONITOR_RATE_LIMIT: '1000' } });
   admin = await createAdminCookie(database.db);
   const spec = (await service.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, Omit<Operation, 'method' | 'path'>>> };
   operations = Object.entries(spec.paths)

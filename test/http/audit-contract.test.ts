@@ -111,7 +111,8 @@ describe('201: audit recorded', () => {
     assert.equal(response.statusCode, 201, response.body);
     assertRateLimitHeaders(response.headers);
     const body = response.json();
-    assert.deepEqual(Object.keys(body).sort(), ['branch', 'controls', 'createdAt', 'finalUrl', 'findings', 'id', 'totals', 'url']);
+    assert.deepEqual(Object.keys(body).sort(), ['branch', 'controls', 'createdAt', 'finalUrl', 'findings', 'id', 'totals', 'trigger', 'url']);
+    assert.equal(body.trigger, 'api');
     assert.match(body.id, /^[0-9a-f-]{36}$/);
     assert.equal(body.url, service.pageUrl('/governed'));
     assert.equal(body.finalUrl, service.pageUrl('/governed'));

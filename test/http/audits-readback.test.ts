@@ -288,8 +288,9 @@ describe('GET /api/v1/audits', () => {
       standard: 'WCAG22AA',
       createdAt: '2026-03-05T00:00:00.000Z',
       totals: { errors: 1, warnings: 2, inconclusive: 1 },
+      trigger: 'api',
     });
-    assert.deepStrictEqual(Object.keys(body.items[1]).sort(), ['branch', 'createdAt', 'id', 'totals', 'url']);
+    assert.deepStrictEqual(Object.keys(body.items[1]).sort(), ['branch', 'createdAt', 'id', 'totals', 'trigger', 'url']);
   });
 
   test('filters: origin (normalised), branch, since (inclusive), until (exclusive)', async () => {

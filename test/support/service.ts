@@ -38,6 +38,8 @@ export interface TestServiceOptions {
   webhookRateLimiter?: RateLimiter;
   /** The delivery worker's clock, random draw and polling; `enabled: false` runs none. */
   delivery?: AppDeps['delivery'];
+  /** The monitor scheduler's and routes' clock, random draw and polling; `enabled: false` runs no scheduler. */
+  monitors?: AppDeps['monitors'];
   /** Reuse a running fixture (for a second app instance). */
   fixture?: Fixture;
   /** Name resolution for names outside AUDIT_RESOLVE; default the system's. */
@@ -84,6 +86,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
     rateLimiter: options.rateLimiter,
     webhookRateLimiter: options.webhookRateLimiter,
     ...(options.delivery ? { delivery: options.delivery } : {}),
+    ...(options.monitors ? { monitors: options.monitors } : {}),
     ...(options.report ? { report: options.report } : {}),
     ...(options.analysisWorkerFile ? { analysisWorkerFile: options.analysisWorkerFile } : {}),
     logger: pino(loggerOptions(config.logLevel), sink),

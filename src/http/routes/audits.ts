@@ -32,6 +32,7 @@ const ListQuery = Type.Object(
       }),
     ),
     branch: Type.Optional(Type.Enum([...BRANCHES], { description: 'Only audits of this branch.' })),
+    monitorId: Type.Optional(Type.String({ format: 'uuid', description: 'Only the scheduled runs of this monitor (one of the key’s; another id lists nothing).' })),
     since: Type.Optional(
       Type.String({ format: 'date-time', description: 'RFC 3339 date-time with offset; audits created at or after it.' }),
     ),
@@ -65,6 +66,7 @@ const AuditList = Type.Object(
             branch: 'ai-governance',
             createdAt: '2026-03-01T10:00:15.123Z',
             totals: { errors: 1, warnings: 0, inconclusive: 0 },
+            trigger: 'api',
           },
         ],
         nextCursor: 'eyJjcmVhdGVkQXQiOiIyMDI2LTAzLTAxVDEwOjAwOjE1LjEyMzQ1NloiLCJpZCI6IjBiNmYzYzFlLThkMmEtNGY0Yi05YzFkLTJlNWE3YjljMGQxMSJ9',
@@ -92,7 +94,7 @@ function httpsOriginOf(value: string): string | undefined {
 /** Turns the validated query into a filter and a page, or into the 400's field errors. */
 function parseListQuery(query: ListQuery) {
   const errors: Record<string, string> = {};
-  const filter: AuditFilter = { branch: query.branch };
+  const filter: AuditFilter = { branch: query.branch, monitorId: query.monitorId };
   if (query.origin !== undefined) {
     filter.origin = httpsOriginOf(query.origin);
     if (filter.origin === undefined) errors.origin = 'must be a host name or an https URL';
