@@ -99,14 +99,15 @@ export function createMonitorScheduler(options: SchedulerOptions): MonitorSchedu
         const auditId = await auditOfSlot(db, claimed.monitorId, claimed.slot);
         if (auditId !== undefined) return { startedAt, outcome: 'audited', auditId };
       }
-      if (error instanceof AnalysisQueueFullError || isDatabaseUnavailable(error)) {
-        log.warn({ ...fields, err: error }, 'monitor run not started (analysis queue full or database unavailable): slot postponed');
-        return 'postpone';
-      }
+      // First: an OutboundError's cause is a socket error, which would read as the database's.
       if (error instanceof OutboundError) {
         // The detail (addresses, socket and TLS codes) is for this log only.
         log.info({ ...fields, reason: error.reason, detail: error.message }, 'monitor run: page unreachable, refused or over a bound');
         return { startedAt, outcome: 'unreachable', reason: crawlReason(error) };
+      }
+      if (error instanceof AnalysisQueueFullError || isDatabaseUnavailable(error)) {
+        log.warn({ ...fields, err: error }, 'monitor run not started (analysis queue full or database unavailable): slot postponed');
+        return 'postpone';
       }
       if (error instanceof PageTooComplexError || error instanceof AnalysisTimeoutError) {
         log.warn({ ...fields, detail: error.message }, 'monitor run: page over the analysis bounds');
