@@ -171,6 +171,41 @@ test('analysis settings: threads default to the cores, a queue of 64, a 5 s budg
   }
 });
 
+test('monitor settings: defaults, values, a lease that follows the crawl, analysis and AI bounds; bad values refused by name', () => {
+  assert.deepEqual(loadConfig({}).monitors, {
+    maxPerKey: 100,
+    minIntervalMs: 15 * 60_000,
+    rateLimit: { limit: 10, windowSeconds: 60 },
+    concurrency: 2,
+    pollIntervalMs: 1000,
+    leaseMs: 2 * (2 * 10_000 + 2 * 5000) + 60_000,
+  });
+  const set = loadConfig({
+    AUDIT_MONITOR_MAX_PER_KEY: '5',
+    AUDIT_MONITOR_MIN_INTERVAL: '2h',
+    AUDIT_MONITOR_RATE_LIMIT: '3',
+    AUDIT_MONITOR_RATE_WINDOW_SECONDS: '600',
+    AUDIT_MONITOR_CONCURRENCY: '8',
+    AUDIT_MONITOR_POLL_INTERVAL_MS: '250',
+    AUDIT_MONITOR_LEASE_MS: '5000',
+  });
+  assert.deepEqual(set.monitors, { maxPerKey: 5, minIntervalMs: 2 * 3_600_000, rateLimit: { limit: 3, windowSeconds: 600 }, concurrency: 8, pollIntervalMs: 250, leaseMs: 5000 });
+  // The default lease grows with what a run may take.
+  const slow = loadConfig({ AUDIT_CRAWL_TIMEOUT_MS: '30000', AUDIT_AI_BASE_URL: 'http://127.0.0.1:11434/v1', AUDIT_AI_MODEL: 'm', AUDIT_AI_TIMEOUT_MS: '40000' });
+  assert.equal(slow.monitors.leaseMs, 2 * (2 * 30_000 + 2 * 5000 + 2 * 40_000) + 60_000);
+  const refused: [Record<string, string>, RegExp][] = [
+    [{ AUDIT_MONITOR_MIN_INTERVAL: '30s' }, /^AUDIT_MONITOR_MIN_INTERVAL.*between 1m and 31d/],
+    [{ AUDIT_MONITOR_MIN_INTERVAL: '15 minutes' }, /^AUDIT_MONITOR_MIN_INTERVAL.*not a duration/],
+    [{ AUDIT_MONITOR_MIN_INTERVAL: '60d' }, /^AUDIT_MONITOR_MIN_INTERVAL/],
+    [{ AUDIT_MONITOR_MAX_PER_KEY: '0' }, /^AUDIT_MONITOR_MAX_PER_KEY/],
+    [{ AUDIT_MONITOR_CONCURRENCY: 'many' }, /^AUDIT_MONITOR_CONCURRENCY/],
+    [{ AUDIT_MONITOR_LEASE_MS: '999' }, /^AUDIT_MONITOR_LEASE_MS/],
+  ];
+  for (const [env, message] of refused) {
+    assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && message.test(error.message), JSON.stringify(env));
+  }
+});
+
 test('webhook settings: defaults, values, the timeout clamped to 15 s with a notice, bad values refused', () => {
   const defaults = loadConfig({}).webhooks;
   assert.deepEqual(defaults, {
