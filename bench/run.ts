@@ -29,6 +29,10 @@
 //    loopback HTTP, p50/p99, next to a pdfkit page of the same text in built-in Helvetica
 //    (bench/report-bench.ts). The goal is an endpoint p50 of at most 40 ms with the embedded font.
 //
+// 5. Monitors (bench/monitors-bench.ts): monitors falling due at once drained by the scheduler, next
+//    to the same audits through POST /api/v1/audit at the same concurrency; and on an idle service
+//    the time from a slot falling due to its run starting.
+//
 // Without the shared corpora (a fresh clone has no ../shared) part 1 cannot run: it is reported as
 // missing, part 2 runs on generated pages, and the process exits 1 so nobody takes the run as whole.
 import fs from 'node:fs';
@@ -60,6 +64,7 @@ import { startHttpsFixture } from '../test/support/https-fixture.ts';
 import { makeTestPki } from '../test/support/tls.ts';
 import { CORPORA, loadCorpusPages } from '../test/support/corpus-pages.ts';
 import { missingShared } from '../test/support/shared.ts';
+import { benchMonitors } from './monitors-bench.ts';
 import { benchReport } from './report-bench.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 
@@ -69,6 +74,7 @@ const E2E_AUDITS = Number(process.env.BENCH_AUDITS ?? 300);
 const E2E_CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const WEBHOOK_DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 1000);
 const WEBHOOK_AUDITS = Number(process.env.BENCH_WEBHOOK_AUDITS ?? 100);
+const MONITORS = Number(process.env.BENCH_MONITORS ?? 1000);
 
 interface Stats {
   median: number;
@@ -504,6 +510,9 @@ const pathological = process.env.BENCH_SKIP_ANALYSIS ? undefined : benchPatholog
 const e2e = process.env.BENCH_SKIP_E2E ? undefined : { source: corporaMissing ? 'generated' : 'corpus', ...(await benchEndToEnd(pages)) };
 const craftedE2e = process.env.BENCH_SKIP_E2E ? undefined : await benchCraftedEndToEnd();
 const webhooks = process.env.BENCH_SKIP_WEBHOOKS ? undefined : await benchWebhooks(pages);
+const monitors = process.env.BENCH_SKIP_MONITORS
+  ? undefined
+  : await benchMonitors(pages, { monitors: MONITORS, concurrency: E2E_CONCURRENCY, openDatabase: openBenchDatabase, serviceEnv: SERVICE_ENV });
 const report = process.env.BENCH_SKIP_REPORT ? undefined : await benchReport(openBenchDatabase, process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite');
 
 for (const [branch, result] of Object.entries(analysis)) {
@@ -579,8 +588,19 @@ if (report) {
   });
   console.log(`report: endpoint p50 ${fmt(report.endpoint.p50, 1)} ms, goal ≤ ${report.goalP50Ms} ms: ${report.endpointMeetsGoal ? 'met' : 'NOT met'}`);
 }
+if (monitors) {
+  console.log(`\nmonitors (${monitors.database}${monitors.serviceProcess ? ', service in its own process' : ', service in the bench process'}): ${monitors.monitors} audits each way, concurrency ${monitors.concurrency}`);
+  console.table({
+    'POST /api/v1/audit (baseline)': { 'audits per s': fmt(monitors.apiPerSecond, 1) },
+    'monitors falling due at once, drained by the scheduler': { 'audits per s': fmt(monitors.schedulerPerSecond, 1) },
+    'ratio scheduler / API': { 'audits per s': fmt(monitors.ratio) },
+  });
+  console.log(`monitors: scheduler / API ${fmt(monitors.ratio)}, goal ≥ 0.8: ${monitors.ratio >= 0.8 ? 'met' : 'NOT met'}`);
+  const d = monitors.dueToStart;
+  console.log(`monitors: slot due → run started on an idle service over ${d.monitors} slots: p50 ${fmt(d.p50, 0)} ms, p99 ${fmt(d.p99, 0)} ms, max ${fmt(d.max, 0)} ms (goal p50 < 1000 ms: ${d.p50 < 1000 ? 'met' : 'NOT met'})`);
+}
 const file = path.join(root, 'bench/results', `${new Date().toISOString().replaceAll(':', '-')}.json`);
-fs.writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, analysis, wcag: wcagExtras, pathological, e2e, craftedE2e, webhooks, report }, null, 2)}\n`);
+fs.writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, analysis, wcag: wcagExtras, pathological, e2e, craftedE2e, webhooks, monitors, report }, null, 2)}\n`);
 console.log(`written ${path.relative(root, file)}`);
 if (corporaMissing) {
   console.error(`incomplete run: the analysis part needs ${CORPORA.join(' and ')} from the shared folder`);
