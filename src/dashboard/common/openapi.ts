@@ -1,0 +1,31 @@
+// OpenAPI for the dashboard's routes: these are pages, so every answer is documented as HTML or a
+// redirect, under the `dashboard` tag.
+import { Type } from 'typebox';
+
+export const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
+
+export const redirect = (description: string) => ({
+  description,
+  headers: { Location: { type: 'string', description: 'Where the browser goes next.' } },
+});
+
+export const COMMON_PAGES = {
+  400: html('The form or query could not be read (a field too long, repeated or of the wrong kind).'),
+  403: html('A member’s session: the dashboard is for admins.'),
+  500: html('Unexpected server failure; the operator log says why.'),
+};
+
+export const SIGNED_IN_PAGES = { ...COMMON_PAGES, 303: redirect('No valid admin session (none, expired, ended, disabled user): to /dashboard/login.') };
+
+export const FORM_PAGES = {
+  ...SIGNED_IN_PAGES,
+  403: html('A member’s session, or the form’s CSRF token (`_csrf`) is missing or not the session’s: nothing changed.'),
+  413: html('The form body is over 8 KiB.'),
+  415: html('Only application/x-www-form-urlencoded forms are accepted.'),
+};
+
+export const DASHBOARD = { tags: ['dashboard'], security: [{ adminSession: [] }] };
+
+export const CsrfField = Type.Optional(Type.String({ maxLength: 200, description: 'The session’s CSRF token, from the page’s form.' }));
+export const CsrfForm = Type.Object({ _csrf: CsrfField }, { additionalProperties: false });
+export const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });

@@ -1,0 +1,146 @@
+// The overview (/dashboard): every key's webhooks, the newest audit per origin and pillar, the open
+// remediation tickets, the report form and the API keys, each list bounded (the JSON API pages
+// through the rest).
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
+import { listAllRegistrations } from '../../alerts/registrations.ts';
+import { latestAuditsByOrigin } from '../../audit/audit-store.ts';
+import { BRANCHES } from '../../audit/control.ts';
+import { listApiKeys } from '../../auth/api-keys.ts';
+import type { AdminSession } from '../../auth/sessions.ts';
+import type { Database } from '../../db/schema.ts';
+import { PILLAR_TITLES } from '../../report/pdf.ts';
+import { listOpenTickets } from '../../report/tickets.ts';
+import type { DashboardContext } from '../common/guard.ts';
+import { DASHBOARD, html, SIGNED_IN_PAGES } from '../common/openapi.ts';
+import { page, signedIn } from '../common/page.ts';
+import { moment, plural, template, type Moment, type PageBase, type SignedIn } from '../common/render.ts';
+import { keyView, newFormOnce, type KeyView } from '../keys/keys.ts';
+import { webhookView, type WebhookView } from '../webhook/webhook.ts';
+
+/** How much of each list the overview shows; the JSON API pages through the rest. */
+const OVERVIEW_LIMITS = { webhooks: 100, origins: 50, tickets: 100 };
+
+/** The pillars in the report's order, with the report's names. */
+export const PILLARS = BRANCHES.map((id) => ({ id, name: PILLAR_TITLES[id] }));
+
+/** Fixed messages a redirect may ask the overview to show: a forged link can show only these. */
+const NOTICES = {
+  'key-revoked': 'The key is revoked: requests that carry it now get 401. Its webhooks send nothing more (their pending deliveries are failed); delete them from their pages.',
+  'key-already-revoked': 'That key was already revoked.',
+  'webhook-deleted': 'The webhook is deleted, with its pending deliveries and its attempts.',
+} as const;
+export type NoticeId = keyof typeof NOTICES;
+
+interface PillarView {
+  /** Its totals in words: errors, warnings, and how many of those are inconclusive. */
+  summary: string;
+  standard?: string;
+  createdAt: Moment;
+}
+
+interface OriginView {
+  origin: string;
+  /** In PILLARS order; null where the origin has no audit of that pillar. */
+  pillars: (PillarView | null)[];
+}
+
+interface TicketView {
+  origin: string;
+  pillar: string;
+  control: string;
+  requirement: string;
+  severity: string;
+  openedAt: Moment;
+  lastFailedAt: Moment;
+}
+
+export interface OverviewPage extends PageBase {
+  session: SignedIn;
+  notice?: string;
+  pillars: readonly { id: string; name: string }[];
+  webhooks: WebhookView[];
+  origins: OriginView[];
+  tickets: TicketView[];
+  keys: KeyView[];
+  /** The create-key form's submission id (see keys/keys.ts, keyIdOf). */
+  formOnce: string;
+  report: { target: string; error?: string };
+}
+
+export const renderOverview = template<OverviewPage>(import.meta.dirname, 'overview');
+
+/** The overview's data; `extra` is a notice or the report form's refusal (report/report.ts). */
+export async function overviewPage(
+  db: Kysely<Database>,
+  session: AdminSession,
+  extra: { notice?: string; report?: OverviewPage['report'] } = {},
+): Promise<OverviewPage> {
+  const [registrations, origins, tickets, keys] = await Promise.all([
+    listAllRegistrations(db, { limit: OVERVIEW_LIMITS.webhooks }),
+    latestAuditsByOrigin(db, OVERVIEW_LIMITS.origins),
+    listOpenTickets(db, { limit: OVERVIEW_LIMITS.tickets }),
+    listApiKeys(db),
+  ]);
+  const labels = new Map(keys.map((key) => [key.id, key.label]));
+  return {
+    title: 'Dashboard',
+    session: signedIn(session),
+    ...(extra.notice ? { notice: extra.notice } : {}),
+    pillars: PILLARS,
+    webhooks: registrations.registrations.map((registration) => webhookView(registration, labels)),
+    origins: origins.map((origin) => ({
+      origin: origin.origin,
+      pillars: PILLARS.map(({ id }) => {
+        const audit = origin.latest[id];
+        if (!audit) return null;
+        const { errors, warnings, inconclusive } = audit.totals;
+        return {
+          summary: `${plural(errors, 'error')}, ${plural(warnings, 'warning')} (${inconclusive} inconclusive)`,
+          ...(audit.standard ? { standard: audit.standard } : {}),
+          createdAt: moment(audit.createdAt),
+        };
+      }),
+    })),
+    tickets: tickets.map((ticket) => ({
+      origin: ticket.origin,
+      pillar: PILLARS.find((pillar) => pillar.id === ticket.branch)?.name ?? ticket.branch,
+      control: ticket.control,
+      requirement: ticket.requirement,
+      severity: ticket.severity,
+      openedAt: moment(ticket.openedAt),
+      lastFailedAt: moment(ticket.lastFailedAt),
+    })),
+    keys: keys.map(keyView),
+    formOnce: newFormOnce(),
+    report: extra.report ?? { target: '' },
+  };
+}
+
+const OverviewQuery = Type.Object({ notice: Type.Optional(Type.String({ maxLength: 50 })) });
+
+export function overviewPages(app: FastifyInstance, { db, guard }: DashboardContext) {
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
+    '/',
+    {
+      prefixTrailingSlash: 'no-slash',
+      onRequest: guard.admin,
+      schema: {
+        ...DASHBOARD,
+        summary: 'Dashboard overview',
+        description:
+          'Every key’s webhooks with their latest attempt, the newest audit per origin and pillar, the open remediation ' +
+          'tickets, the report form, and the API keys with create and revoke forms.',
+        querystring: OverviewQuery,
+        response: { 200: html('The overview.'), ...SIGNED_IN_PAGES },
+      },
+    },
+    async (request, reply) => {
+      const notice = request.query.notice;
+      const known = notice !== undefined && Object.hasOwn(NOTICES, notice) ? NOTICES[notice as NoticeId] : undefined;
+      return page(reply, 200, renderOverview(await overviewPage(db, request.dashboardSession!, known ? { notice: known } : {})));
+    },
+  );
+}
