@@ -13,10 +13,12 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import { attemptPages } from './attempt/attempt.ts';
+import { auditPages } from './audit/audit.ts';
 import { guards, type DashboardContext } from './common/guard.ts';
 import { registerPageHandlers, type DashboardDeps } from './common/page.ts';
 import { keyPages } from './keys/keys.ts';
 import { loginPages } from './login/login.ts';
+import { originPages } from './origin/origin.ts';
 import { overviewPages } from './overview/overview.ts';
 import { reportPages } from './report/report.ts';
 import { webhookPages } from './webhook/webhook.ts';
@@ -26,7 +28,7 @@ export type { DashboardDeps } from './common/page.ts';
 const FORM_BODY_LIMIT = 8 * 1024;
 
 /** Every page module, each registering its routes under the /dashboard prefix. */
-const PAGES = [loginPages, overviewPages, webhookPages, attemptPages, reportPages, keyPages];
+const PAGES = [loginPages, overviewPages, auditPages, originPages, webhookPages, attemptPages, reportPages, keyPages];
 
 export function dashboardRoutes(deps: DashboardDeps) {
   return async function register(app: FastifyInstance) {

@@ -513,13 +513,22 @@ describe('what the overview and the webhook page show', () => {
     assert.equal(res.body.includes(fx.owner.rawKey), false);
   });
 
-  test('recent audits: one row per origin, the newest audit of each pillar, “not audited” where there is none', async () => {
+  test('recent audits: one row per origin, the newest audit of each pillar, “not audited” where there is none; the origin links its history, the totals their audit', async () => {
     const res = await request({ method: 'GET', url: '/dashboard', cookie: admin.cookie });
     const origin = new URL(fx.webhook.url).origin;
-    const row = new RegExp(`<th scope="row" class="url">${origin}</th>\\s*<td>not audited</td>\\s*<td>(\\d+) errors?, (\\d+) warnings? \\((\\d+) inconclusive\\)<br><time[^>]*>[^<]+</time></td>\\s*<td>0 errors, (\\d+) warnings? \\(0 inconclusive\\)`).exec(res.body);
+    const history = `/dashboard/origins/${encodeURIComponent(origin)}`;
+    const audit = '<a href="/dashboard/audits/([0-9a-f-]{36})">';
+    const row = new RegExp(
+      `<th scope="row" class="url"><a href="${history}" aria-label="History of ${origin}">${origin}</a></th>\\s*<td>not audited</td>\\s*` +
+        `<td>${audit}(\\d+) errors?, (\\d+) warnings? \\((\\d+) inconclusive\\)</a><br><time[^>]*>[^<]+</time></td>\\s*` +
+        `<td>${audit}0 errors, (\\d+) warnings? \\(0 inconclusive\\)</a>`,
+    ).exec(res.body);
     assert.ok(row, 'WCAG not audited, privacy and ai-governance with their totals');
-    const privacy = await fx.database.db.selectFrom('audits').select(['errors', 'warnings', 'inconclusive']).where('branch', '=', 'privacy').executeTakeFirstOrThrow();
-    assert.deepEqual(row.slice(1, 4).map(Number), [privacy.errors, privacy.warnings, privacy.inconclusive]);
+    const newest = (branch: string) => fx.database.db.selectFrom('audits').where('branch', '=', branch).where('origin', '=', origin).orderBy('created_at', 'desc').limit(1);
+    const privacy = await newest('privacy').select(['id', 'errors', 'warnings', 'inconclusive']).executeTakeFirstOrThrow();
+    const governance = await newest('ai-governance').select('id').executeTakeFirstOrThrow();
+    assert.deepEqual(row.slice(2, 5).map(Number), [privacy.errors, privacy.warnings, privacy.inconclusive]);
+    assert.deepEqual([row[1], row[5]], [privacy.id, governance.id], 'each pillar links its audit');
   });
 
   test('the webhook page lists its attempts, the receiver’s answer as text', async () => {

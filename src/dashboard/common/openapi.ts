@@ -17,6 +17,13 @@ export const COMMON_PAGES = {
 
 export const SIGNED_IN_PAGES = { ...COMMON_PAGES, 303: redirect('No valid admin session (none, expired, ended, disabled user): to /dashboard/login.') };
 
+/** Pages any signed-in user may open, member or admin: no 403. */
+export const VIEWER_PAGES = {
+  400: COMMON_PAGES[400],
+  500: COMMON_PAGES[500],
+  303: redirect('No valid session (none, expired, ended, disabled user): to /dashboard/login.'),
+};
+
 export const FORM_PAGES = {
   ...SIGNED_IN_PAGES,
   403: html('A member’s session, or the form’s CSRF token (`_csrf`) is missing or not the session’s: nothing changed.'),

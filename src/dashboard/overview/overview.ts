@@ -7,24 +7,20 @@ import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import { listAllRegistrations } from '../../alerts/registrations.ts';
 import { latestAuditsByOrigin } from '../../audit/audit-store.ts';
-import { BRANCHES } from '../../audit/control.ts';
 import { listApiKeys } from '../../auth/api-keys.ts';
 import type { AdminSession } from '../../auth/sessions.ts';
 import type { Database } from '../../db/schema.ts';
-import { PILLAR_TITLES } from '../../report/pdf.ts';
-import { listOpenTickets } from '../../report/tickets.ts';
+import { listTickets } from '../../report/tickets.ts';
+import { auditHref, originHref, PILLARS, ticketView, totalsText, type TicketView } from '../common/audits.ts';
 import type { DashboardContext } from '../common/guard.ts';
 import { DASHBOARD, html, SIGNED_IN_PAGES } from '../common/openapi.ts';
 import { page, signedIn } from '../common/page.ts';
-import { moment, plural, template, type Moment, type PageBase, type SignedIn } from '../common/render.ts';
+import { moment, template, type Moment, type PageBase, type SignedIn } from '../common/render.ts';
 import { keyView, newFormOnce, type KeyView } from '../keys/keys.ts';
 import { webhookView, type WebhookView } from '../webhook/webhook.ts';
 
 /** How much of each list the overview shows; the JSON API pages through the rest. */
 const OVERVIEW_LIMITS = { webhooks: 100, origins: 50, tickets: 100 };
-
-/** The pillars in the report's order, with the report's names. */
-export const PILLARS = BRANCHES.map((id) => ({ id, name: PILLAR_TITLES[id] }));
 
 /** Fixed messages a redirect may ask the overview to show: a forged link can show only these. */
 const NOTICES = {
@@ -35,6 +31,8 @@ const NOTICES = {
 export type NoticeId = keyof typeof NOTICES;
 
 interface PillarView {
+  /** The audit's page. */
+  href: string;
   /** Its totals in words: errors, warnings, and how many of those are inconclusive. */
   summary: string;
   standard?: string;
@@ -43,18 +41,10 @@ interface PillarView {
 
 interface OriginView {
   origin: string;
+  /** Its history page. */
+  href: string;
   /** In PILLARS order; null where the origin has no audit of that pillar. */
   pillars: (PillarView | null)[];
-}
-
-interface TicketView {
-  origin: string;
-  pillar: string;
-  control: string;
-  requirement: string;
-  severity: string;
-  openedAt: Moment;
-  lastFailedAt: Moment;
 }
 
 export interface OverviewPage extends PageBase {
@@ -81,7 +71,7 @@ export async function overviewPage(
   const [registrations, origins, tickets, keys] = await Promise.all([
     listAllRegistrations(db, { limit: OVERVIEW_LIMITS.webhooks }),
     latestAuditsByOrigin(db, OVERVIEW_LIMITS.origins),
-    listOpenTickets(db, { limit: OVERVIEW_LIMITS.tickets }),
+    listTickets(db, { status: 'open', limit: OVERVIEW_LIMITS.tickets }),
     listApiKeys(db),
   ]);
   const labels = new Map(keys.map((key) => [key.id, key.label]));
@@ -93,26 +83,19 @@ export async function overviewPage(
     webhooks: registrations.registrations.map((registration) => webhookView(registration, labels)),
     origins: origins.map((origin) => ({
       origin: origin.origin,
+      href: originHref(origin.origin),
       pillars: PILLARS.map(({ id }) => {
         const audit = origin.latest[id];
         if (!audit) return null;
-        const { errors, warnings, inconclusive } = audit.totals;
         return {
-          summary: `${plural(errors, 'error')}, ${plural(warnings, 'warning')} (${inconclusive} inconclusive)`,
+          href: auditHref(audit.id),
+          summary: totalsText(audit.totals),
           ...(audit.standard ? { standard: audit.standard } : {}),
           createdAt: moment(audit.createdAt),
         };
       }),
     })),
-    tickets: tickets.map((ticket) => ({
-      origin: ticket.origin,
-      pillar: PILLARS.find((pillar) => pillar.id === ticket.branch)?.name ?? ticket.branch,
-      control: ticket.control,
-      requirement: ticket.requirement,
-      severity: ticket.severity,
-      openedAt: moment(ticket.openedAt),
-      lastFailedAt: moment(ticket.lastFailedAt),
-    })),
+    tickets: tickets.map(ticketView),
     keys: keys.map(keyView),
     formOnce: newFormOnce(),
     report: extra.report ?? { target: '' },

@@ -8,6 +8,7 @@ import { deliveriesOfAttempts } from '../../alerts/resend.ts';
 import { getApiKey } from '../../auth/api-keys.ts';
 import { decodeCursor, encodeCursor } from '../../db/keyset.ts';
 import { attemptView, type AttemptView } from '../attempt/attempt.ts';
+import { auditHref } from '../common/audits.ts';
 import type { DashboardContext } from '../common/guard.ts';
 import { CsrfForm, DASHBOARD, FORM_PAGES, html, IdParams, redirect, SIGNED_IN_PAGES } from '../common/openapi.ts';
 import { notFound, page, signedIn, UUID } from '../common/page.ts';
@@ -54,6 +55,8 @@ interface WebhookPage extends PageBase {
   attempts: (AttemptView & {
     deliveryId: string;
     auditId: string;
+    /** The page of the audit whose event the delivery carries. */
+    auditHref: string;
     attemptNumber: number;
     responseBody: string | null;
     /**
@@ -122,6 +125,7 @@ export function webhookPages(app: FastifyInstance, { db, guard }: DashboardConte
             ...attemptView(attempt),
             deliveryId: attempt.deliveryId,
             auditId: attempt.auditId,
+            auditHref: auditHref(attempt.auditId),
             attemptNumber: attempt.attemptNumber,
             responseBody: attempt.responseBody,
             delivery: deliveryColumn(attempt.deliveryId),
