@@ -1,5 +1,6 @@
 // OpenAPI for the dashboard's routes: these are pages, so every answer is documented as HTML or a
-// redirect, under the `dashboard` tag.
+// redirect, under the `dashboard` tag. Who may open a page (common/guard.ts) decides its answers:
+// a viewer page (admins and members) has no 403, an admin page answers a member's session with one.
 import { Type } from 'typebox';
 
 export const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
@@ -11,21 +12,24 @@ export const redirect = (description: string) => ({
 
 export const COMMON_PAGES = {
   400: html('The form or query could not be read (a field too long, repeated or of the wrong kind).'),
-  403: html('A member’s session: the dashboard is for admins.'),
   500: html('Unexpected server failure; the operator log says why.'),
 };
 
-export const SIGNED_IN_PAGES = { ...COMMON_PAGES, 303: redirect('No valid admin session (none, expired, ended, disabled user): to /dashboard/login.') };
-
-/** Pages any signed-in user may open, member or admin: no 403. */
+/** Pages any signed-in user may open, member or admin. */
 export const VIEWER_PAGES = {
-  400: COMMON_PAGES[400],
-  500: COMMON_PAGES[500],
+  ...COMMON_PAGES,
   303: redirect('No valid session (none, expired, ended, disabled user): to /dashboard/login.'),
 };
 
+/** Pages for admins only. */
+export const ADMIN_PAGES = {
+  ...VIEWER_PAGES,
+  403: html('A member’s session: this page is for admins (members view the overview, audits, origin histories and tickets).'),
+};
+
+/** Admin forms that change something. */
 export const FORM_PAGES = {
-  ...SIGNED_IN_PAGES,
+  ...ADMIN_PAGES,
   403: html('A member’s session, or the form’s CSRF token (`_csrf`) is missing or not the session’s: nothing changed.'),
   413: html('The form body is over 8 KiB.'),
   415: html('Only application/x-www-form-urlencoded forms are accepted.'),

@@ -52,13 +52,15 @@ export function notFound(reply: FastifyReply, session: AdminSession, heading: st
   return message(reply, 404, { title: 'Not found', session: signedIn(session), heading, message: text });
 }
 
+/** A member on an admin page: the 403 page, saying what a member may open instead. */
 export function forbidden(reply: FastifyReply, session: AdminSession) {
   return message(reply, 403, {
     title: 'Not an admin',
     session: signedIn(session),
-    heading: 'This dashboard is for admins',
-    message: `You are signed in as ${session.email}, a member account. Ask an admin for the admin role, or log out and sign in as an admin.`,
-    link: { href: '/dashboard/login', text: 'Sign-in page' },
+    heading: 'This page is for admins',
+    message:
+      `You are signed in as ${session.email}, a member account: members view the overview, audits, origin histories and ` +
+      'tickets. API keys, webhook pages and reports are for admins; ask an admin for the admin role, or log out and sign in as an admin.',
   });
 }
 

@@ -61,15 +61,15 @@ export function loginPages(app: FastifyInstance, { db, config }: DashboardContex
         tags: ['dashboard'],
         summary: 'Dashboard sign-in page',
         description:
-          'The sign-in form; with a valid admin session, a redirect to the dashboard instead. The form comes with a new ' +
+          'The sign-in form; with a valid session (admin or member), a redirect to the dashboard instead. The form comes with a new ' +
           'sign-in cookie (`__Host-svc_login`, or `svc_login` with AUDIT_COOKIE_SECURE=false: 32 random bytes, HttpOnly, ' +
           'SameSite=Strict, Path=/, one hour) and carries, as `_csrf`, a token derived from it.',
-        response: { 200: withHeaders(html('The sign-in form.'), { 'Set-Cookie': { type: 'string', description: 'The sign-in cookie.' } }), 303: redirect('Already signed in as an admin: to /dashboard.'), 500: COMMON_PAGES[500] },
+        response: { 200: withHeaders(html('The sign-in form.'), { 'Set-Cookie': { type: 'string', description: 'The sign-in cookie.' } }), 303: redirect('Already signed in: to /dashboard.'), 500: COMMON_PAGES[500] },
       },
     },
     async (request, reply) => {
-      const session = await readSession(db, request, config);
-      if (session?.role === 'admin') return reply.redirect('/dashboard', 303);
+      // Members view the dashboard too: any signed-in user is sent on.
+      if (await readSession(db, request, config)) return reply.redirect('/dashboard', 303);
       return page(reply, 200, renderLogin({ title: 'Sign in', email: '', csrfToken: issueLoginToken(reply, config) }));
     },
   );

@@ -13,11 +13,11 @@ import type { Database } from '../../db/schema.ts';
 import { listTickets } from '../../report/tickets.ts';
 import { auditHref, originHref, PILLARS, ticketView, totalsText, type TicketView } from '../common/audits.ts';
 import type { DashboardContext } from '../common/guard.ts';
-import { DASHBOARD, html, SIGNED_IN_PAGES } from '../common/openapi.ts';
+import { DASHBOARD, html, VIEWER_PAGES } from '../common/openapi.ts';
 import { page, signedIn } from '../common/page.ts';
 import { moment, template, type Moment, type PageBase, type SignedIn } from '../common/render.ts';
 import { keyView, newFormOnce, type KeyView } from '../keys/keys.ts';
-import { webhookView, type WebhookView } from '../webhook/webhook.ts';
+import { viewerWebhookView, webhookView, type WebhookView } from '../webhook/webhook.ts';
 
 /** How much of each list the overview shows; the JSON API pages through the rest. */
 const OVERVIEW_LIMITS = { webhooks: 100, origins: 50, tickets: 100 };
@@ -51,14 +51,21 @@ export interface OverviewPage extends PageBase {
   session: SignedIn;
   notice?: string;
   pillars: readonly { id: string; name: string }[];
+  /** Every key's, for admins; for a member without their path, query and owner (webhook.ts). */
   webhooks: WebhookView[];
   origins: OriginView[];
   tickets: TicketView[];
-  keys: KeyView[];
-  /** The create-key form's submission id (see keys/keys.ts, keyIdOf). */
-  formOnce: string;
-  report: { target: string; error?: string };
+  /** An admin's sections: a member gets neither the report form nor the API keys. */
+  admin?: {
+    keys: KeyView[];
+    /** The create-key form's submission id (see keys/keys.ts, keyIdOf). */
+    formOnce: string;
+    report: ReportForm;
+  };
 }
+
+/** The report form's field, and why the last download was refused. */
+type ReportForm = { target: string; error?: string };
 
 export const renderOverview = template<OverviewPage>(import.meta.dirname, 'overview');
 
@@ -66,13 +73,14 @@ export const renderOverview = template<OverviewPage>(import.meta.dirname, 'overv
 export async function overviewPage(
   db: Kysely<Database>,
   session: AdminSession,
-  extra: { notice?: string; report?: OverviewPage['report'] } = {},
+  extra: { notice?: string; report?: ReportForm } = {},
 ): Promise<OverviewPage> {
+  const admin = session.role === 'admin';
   const [registrations, origins, tickets, keys] = await Promise.all([
     listAllRegistrations(db, { limit: OVERVIEW_LIMITS.webhooks }),
     latestAuditsByOrigin(db, OVERVIEW_LIMITS.origins),
     listTickets(db, { status: 'open', limit: OVERVIEW_LIMITS.tickets }),
-    listApiKeys(db),
+    admin ? listApiKeys(db) : [],
   ]);
   const labels = new Map(keys.map((key) => [key.id, key.label]));
   return {
@@ -80,7 +88,7 @@ export async function overviewPage(
     session: signedIn(session),
     ...(extra.notice ? { notice: extra.notice } : {}),
     pillars: PILLARS,
-    webhooks: registrations.registrations.map((registration) => webhookView(registration, labels)),
+    webhooks: registrations.registrations.map((registration) => (admin ? webhookView(registration, labels) : viewerWebhookView(registration))),
     origins: origins.map((origin) => ({
       origin: origin.origin,
       href: originHref(origin.origin),
@@ -96,9 +104,7 @@ export async function overviewPage(
       }),
     })),
     tickets: tickets.map(ticketView),
-    keys: keys.map(keyView),
-    formOnce: newFormOnce(),
-    report: extra.report ?? { target: '' },
+    ...(admin ? { admin: { keys: keys.map(keyView), formOnce: newFormOnce(), report: extra.report ?? { target: '' } } } : {}),
   };
 }
 
@@ -109,15 +115,18 @@ export function overviewPages(app: FastifyInstance, { db, guard }: DashboardCont
     '/',
     {
       prefixTrailingSlash: 'no-slash',
-      onRequest: guard.admin,
+      onRequest: guard.viewer,
       schema: {
         ...DASHBOARD,
         summary: 'Dashboard overview',
         description:
-          'Every key’s webhooks with their latest attempt, the newest audit per origin and pillar, the open remediation ' +
-          'tickets, the report form, and the API keys with create and revoke forms.',
+          'Every key’s webhooks with their latest attempt, the newest audit per origin and pillar (linking the audit and the ' +
+          'origin’s history), the open remediation tickets, and for admins the report form and the API keys with create and ' +
+          'revoke forms. A member sees no API key, no report form and no form that changes anything, and of each webhook ' +
+          'only the origin of its destination (a receiver’s secret often sits in the path or query), without its owner key ' +
+          'or a link to its page.',
         querystring: OverviewQuery,
-        response: { 200: html('The overview.'), ...SIGNED_IN_PAGES },
+        response: { 200: html('The overview.'), ...VIEWER_PAGES },
       },
     },
     async (request, reply) => {

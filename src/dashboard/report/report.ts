@@ -7,7 +7,7 @@ import { reportFileName } from '../../http/routes/report.ts';
 import { PILLAR_TITLES, renderReportPdf } from '../../report/pdf.ts';
 import { parseReportTarget, selectReport } from '../../report/snapshots.ts';
 import type { DashboardContext } from '../common/guard.ts';
-import { DASHBOARD, html, SIGNED_IN_PAGES } from '../common/openapi.ts';
+import { DASHBOARD, html, ADMIN_PAGES } from '../common/openapi.ts';
 import { page } from '../common/page.ts';
 import { overviewPage, renderOverview } from '../overview/overview.ts';
 
@@ -29,7 +29,7 @@ export function reportPages(app: FastifyInstance, { db, guard }: DashboardContex
         response: {
           200: { description: 'The PDF, as GET /api/v1/audit/report sends it (attachment).', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
           404: html('A pillar of the origin has no audit: the overview with the missing pillars named.'),
-          ...SIGNED_IN_PAGES,
+          ...ADMIN_PAGES,
           400: html('The target is neither a domain nor an https URL: the overview with the reason.'),
         },
       },

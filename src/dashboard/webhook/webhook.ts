@@ -10,7 +10,7 @@ import { decodeCursor, encodeCursor } from '../../db/keyset.ts';
 import { attemptView, type AttemptView } from '../attempt/attempt.ts';
 import { auditHref } from '../common/audits.ts';
 import type { DashboardContext } from '../common/guard.ts';
-import { CsrfForm, DASHBOARD, FORM_PAGES, html, IdParams, redirect, SIGNED_IN_PAGES } from '../common/openapi.ts';
+import { CsrfForm, DASHBOARD, FORM_PAGES, html, IdParams, redirect, ADMIN_PAGES } from '../common/openapi.ts';
 import { notFound, page, signedIn, UUID } from '../common/page.ts';
 import { moment, template, type Moment, type PageBase, type SignedIn } from '../common/render.ts';
 import type { NoticeId } from '../overview/overview.ts';
@@ -29,7 +29,8 @@ export interface WebhookView {
   id: string;
   url: string;
   trigger: { severity: string; branch: string };
-  owner: { display: string; label: string | null };
+  /** The owner key's display form and label; null in a member's view. */
+  owner: { display: string; label: string | null } | null;
   verifiedAt: Moment;
   latestAttempt: AttemptView | null;
   /** Since when an admin has paused it; null while it delivers. */
@@ -46,6 +47,14 @@ export function webhookView(registration: OwnedRegistration, labels: ReadonlyMap
     latestAttempt: registration.latestAttempt ? attemptView(registration.latestAttempt) : null,
     pausedAt: registration.pausedAt ? moment(registration.pausedAt) : null,
   };
+}
+
+/**
+ * A webhook as a member sees it: the destination's origin only, since a receiver's secret often
+ * sits in its path or query (chat services' incoming webhooks), and no owner key.
+ */
+export function viewerWebhookView(registration: OwnedRegistration): WebhookView {
+  return { ...webhookView(registration, new Map()), url: `${new URL(registration.url).origin}/…`, owner: null };
 }
 
 interface WebhookPage extends PageBase {
@@ -89,7 +98,7 @@ export function webhookPages(app: FastifyInstance, { db, guard }: DashboardConte
         description: `The registration and its attempts, newest first, ${ATTEMPTS_PER_PAGE} a page.`,
         params: IdParams,
         querystring: AttemptsQuery,
-        response: { 200: html('The registration and a page of its attempts.'), 404: html('No such registration, or a cursor this page did not issue.'), ...SIGNED_IN_PAGES },
+        response: { 200: html('The registration and a page of its attempts.'), 404: html('No such registration, or a cursor this page did not issue.'), ...ADMIN_PAGES },
       },
     },
     async (request, reply) => {
