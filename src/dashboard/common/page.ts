@@ -14,7 +14,7 @@ export interface DashboardDeps {
   config: SessionSettings;
 }
 
-export const SECURITY_HEADERS = {
+const SECURITY_HEADERS = {
   'cache-control': 'no-store',
   'content-security-policy': CONTENT_SECURITY_POLICY,
   'x-frame-options': 'DENY',

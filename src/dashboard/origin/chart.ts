@@ -3,7 +3,7 @@
 // so the page needs no script and the chart prints.
 
 /** The SVG's user units; the style sheet scales it to the width of its box. */
-export const CHART = { width: 480, height: 240, left: 40, right: 12, top: 30, bottom: 34 };
+const CHART = { width: 480, height: 240, left: 40, right: 12, top: 30, bottom: 34 };
 
 export interface ChartPoint {
   x: number;
