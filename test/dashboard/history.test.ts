@@ -4,9 +4,11 @@
 // attribute, the tickets opened and resolved, the links between the pages, and the 400 and 404 pages.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { findAnyAudit, saveAudit } from '../../src/audit/audit-store.ts';
 import { createAdminCookie, type TestAdmin } from '../support/admin.ts';
 import { newAudit } from '../support/audits.ts';
+import { usingPostgres } from '../support/db.ts';
 import { auditHistory, IMPROVING_ISSUES, startDashboardFixture, type DashboardFixture } from './support.ts';
 
 let fx: DashboardFixture;
@@ -221,4 +223,31 @@ describe('links to the audit page', () => {
     assert.ok(attempts.includes(`<a href="/dashboard/audits/${auditId}" aria-label="Audit ${auditId}"><code>${auditId}</code></a>`));
     assert.equal((await get(`/dashboard/audits/${auditId}`)).statusCode, 200, 'and it opens');
   });
+});
+
+describe('a database that does not answer', () => {
+  test(
+    'the audit page, the history and the overview wait no longer than the statement timeout, then answer the 503 page',
+    { skip: usingPostgres ? false : 'PostgreSQL only (TEST_DATABASE_URL): the embedded database has one connection, so nothing can hold a lock against it' },
+    async () => {
+      // Another connection holds the audits table: the session is read (other tables), the page's own reads wait.
+      const other = await fx.database.connectAgain!();
+      try {
+        await other.db.transaction().execute(async (trx) => {
+          await sql`lock table audits in access exclusive mode`.execute(trx);
+          const started = Date.now();
+          const pages = await Promise.all([`/dashboard/audits/${wcag[0]}`, historyHref(), '/dashboard'].map((url) => get(url)));
+          for (const res of pages) {
+            assert.equal(res.statusCode, 503);
+            assert.ok(Number(res.headers['retry-after']) > 0);
+            assert.match(main(res.body), /The service is unavailable/);
+          }
+          assert.ok(Date.now() - started < 15_000, 'bounded by the statement timeout');
+        });
+      } finally {
+        await other.close();
+      }
+      assert.equal((await get(historyHref())).statusCode, 200, 'and back once the database answers');
+    },
+  );
 });

@@ -2,6 +2,7 @@
 // redirect, under the `dashboard` tag. Who may open a page (common/guard.ts) decides its answers:
 // a viewer page (admins and members) has no 403, an admin page answers a member's session with one.
 import { Type } from 'typebox';
+import { RETRY_AFTER_HEADER, withHeaders } from '../../http/openapi.ts';
 
 export const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
 
@@ -13,6 +14,10 @@ export const redirect = (description: string) => ({
 export const COMMON_PAGES = {
   400: html('The form or query could not be read (a field too long, repeated or of the wrong kind).'),
   500: html('Unexpected server failure; the operator log says why.'),
+  503: withHeaders(
+    html('The database could not be reached or did not answer within its bound: nothing was changed; try again after Retry-After.'),
+    RETRY_AFTER_HEADER,
+  ),
 };
 
 /** Pages any signed-in user may open, member or admin. */

@@ -64,7 +64,7 @@ export function loginPages(app: FastifyInstance, { db, config }: DashboardContex
           'The sign-in form; with a valid session (admin or member), a redirect to the dashboard instead. The form comes with a new ' +
           'sign-in cookie (`__Host-svc_login`, or `svc_login` with AUDIT_COOKIE_SECURE=false: 32 random bytes, HttpOnly, ' +
           'SameSite=Strict, Path=/, one hour) and carries, as `_csrf`, a token derived from it.',
-        response: { 200: withHeaders(html('The sign-in form.'), { 'Set-Cookie': { type: 'string', description: 'The sign-in cookie.' } }), 303: redirect('Already signed in: to /dashboard.'), 500: COMMON_PAGES[500] },
+        response: { 200: withHeaders(html('The sign-in form.'), { 'Set-Cookie': { type: 'string', description: 'The sign-in cookie.' } }), 303: redirect('Already signed in: to /dashboard.'), 500: COMMON_PAGES[500], 503: COMMON_PAGES[503] },
       },
     },
     async (request, reply) => {
@@ -97,6 +97,7 @@ export function loginPages(app: FastifyInstance, { db, config }: DashboardContex
           415: FORM_PAGES[415],
           429: withHeaders(html('Too many failed sign-ins for this email or address: the form again, saying how long to wait.'), RETRY_AFTER_HEADER),
           500: COMMON_PAGES[500],
+          503: COMMON_PAGES[503],
         },
       },
     },
@@ -143,6 +144,7 @@ export function loginPages(app: FastifyInstance, { db, config }: DashboardContex
           413: FORM_PAGES[413],
           415: FORM_PAGES[415],
           500: COMMON_PAGES[500],
+          503: COMMON_PAGES[503],
         },
       },
     },
