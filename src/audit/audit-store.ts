@@ -291,18 +291,7 @@ export async function listAudits(
     .limit(limit + 1) // see pageOf
     .execute();
   const { rows: audits, next } = pageOf(rows, limit);
-  return {
-    audits: audits.map((row) => ({
-      id: row.id,
-      url: row.requested_url,
-      branch: row.branch as Branch,
-      standard: (row.standard ?? undefined) as WcagStandard | undefined,
-      createdAt: row.created_at,
-      totals: totalsOf(row),
-      ...triggerOf(row),
-    })),
-    next,
-  };
+  return { audits: audits.map(summaryOf), next };
 }
 
 /** The newest audit of one origin in one branch, as the admin dashboard shows it. */
@@ -372,4 +361,61 @@ export async function latestAuditsByOrigin(db: Kysely<Database>, limit: number):
     };
   }
   return [...origins.values()];
+}
+
+// ---- Admin-wide reads: the dashboard's audit page and origin history --------------------------
+
+/** Any key's audit with this id, for the admin-wide dashboard; undefined when there is none. */
+export async function findAnyAudit(db: Kysely<Database>, id: string): Promise<AuditSnapshot | undefined> {
+  const owner = await db.selectFrom('audits').select('api_key_id').where('id', '=', id).executeTakeFirst();
+  return owner && findAudit(db, owner.api_key_id, id);
+}
+
+/**
+ * One page of an origin's audits in one branch, every key's, newest first: the dashboard's history
+ * of a site. Walks the (origin, branch, created_at) index.
+ */
+export async function listOriginAudits(
+  db: Kysely<Database>,
+  origin: string,
+  branch: Branch,
+  page: { limit: number; after?: ListPosition },
+): Promise<{ audits: AuditSummary[]; next: ListPosition | null }> {
+  const { limit, after } = page;
+  const rows = await db
+    .selectFrom('audits')
+    .select(['id', 'requested_url', 'branch', 'standard', 'created_at', 'errors', 'warnings', 'inconclusive', 'trigger', 'monitor_id'])
+    .select(sql<string>`to_char(created_at at time zone 'UTC', ${sql.raw(POSITION_FORMAT)})`.as('position'))
+    .where('origin', '=', origin)
+    .where('branch', '=', branch)
+    .$if(after !== undefined, (q) => q.where(sql<boolean>`(created_at, id) < (${after!.createdAt}::timestamptz, ${after!.id}::uuid)`))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1) // see pageOf
+    .execute();
+  const { rows: audits, next } = pageOf(rows, limit);
+  return { audits: audits.map(summaryOf), next };
+}
+
+function summaryOf(row: {
+  id: string;
+  requested_url: string;
+  branch: string;
+  standard: string | null;
+  created_at: Date;
+  errors: number;
+  warnings: number;
+  inconclusive: number;
+  trigger: string;
+  monitor_id: string | null;
+}): AuditSummary {
+  return {
+    id: row.id,
+    url: row.requested_url,
+    branch: row.branch as Branch,
+    standard: (row.standard ?? undefined) as WcagStandard | undefined,
+    createdAt: row.created_at,
+    totals: totalsOf(row),
+    ...triggerOf(row),
+  };
 }

@@ -136,27 +136,56 @@ export async function listOpenTickets(
   db: Kysely<Database>,
   filter: { origin?: string; branch?: Branch; limit: number },
 ): Promise<OpenTicket[]> {
+  return listTickets(db, { ...filter, status: 'open' });
+}
+
+/** A ticket as the dashboard shows it: whether it is open, and the audits that last failed and resolved it. */
+export interface TicketRecord extends OpenTicket {
+  id: string;
+  status: 'open' | 'resolved';
+  /** The newest audit that failed the control while the ticket was open. */
+  lastAuditId: string;
+  resolvedAt: Date | null;
+  /** The first newer audit that did not fail it. */
+  resolvedByAuditId: string | null;
+}
+
+/**
+ * Open tickets in listOpenTickets' order; resolved ones (the history of an origin's remediation)
+ * the most recently resolved first, then by control id.
+ */
+export async function listTickets(
+  db: Kysely<Database>,
+  filter: { status: TicketRecord['status']; origin?: string; branch?: Branch; limit: number },
+): Promise<TicketRecord[]> {
   const rows = await db
     .selectFrom('remediation_tickets')
-    .select(['origin', 'branch', 'control', 'requirement', 'severity', 'evidence', 'opened_at', 'last_failed_at', 'fail_count'])
-    .where('status', '=', 'open')
+    .select(['id', 'origin', 'branch', 'control', 'requirement', 'severity', 'status', 'evidence', 'opened_at', 'last_failed_at', 'fail_count'])
+    .select(['last_audit_id', 'resolved_at', 'resolved_by_audit_id'])
+    .where('status', '=', filter.status)
     .$if(filter.origin !== undefined, (q) => q.where('origin', '=', filter.origin!))
     .$if(filter.branch !== undefined, (q) => q.where('branch', '=', filter.branch!))
-    .orderBy(sql`case severity when 'error' then 0 else 1 end`)
-    .orderBy('last_failed_at', 'desc')
-    .orderBy('opened_at', 'desc')
+    .$if(filter.status === 'open', (q) =>
+      q.orderBy(sql`case severity when 'error' then 0 else 1 end`).orderBy('last_failed_at', 'desc').orderBy('opened_at', 'desc'),
+    )
+    .$if(filter.status === 'resolved', (q) => q.orderBy('resolved_at', 'desc').orderBy('origin').orderBy('branch'))
     .orderBy('control')
     .limit(filter.limit)
     .execute();
   return rows.map((row) => ({
+    id: row.id,
     origin: row.origin,
     branch: row.branch as Branch,
     control: row.control,
     requirement: row.requirement,
     severity: row.severity as Severity,
+    status: row.status as TicketRecord['status'],
     evidence: row.evidence,
     openedAt: row.opened_at,
     lastFailedAt: row.last_failed_at,
     failCount: row.fail_count,
+    lastAuditId: row.last_audit_id,
+    resolvedAt: row.resolved_at,
+    resolvedByAuditId: row.resolved_by_audit_id,
   }));
 }

@@ -16,7 +16,7 @@ import { createApiKey } from '../../src/auth/api-keys.ts';
 import { createTestUser } from '../support/admin.ts';
 import { browserSuite, launchBrowser } from '../support/browser.ts';
 import { readPdf } from '../support/pdf.ts';
-import { HOSTILE, startDashboardFixture, startShowcase, type DashboardFixture } from './support.ts';
+import { auditHistory, HOSTILE, startDashboardFixture, startShowcase, type DashboardFixture } from './support.ts';
 
 describe('dashboard in Chromium', browserSuite(), () => {
   let fx: DashboardFixture;
@@ -267,27 +267,156 @@ describe('dashboard in Chromium', browserSuite(), () => {
   });
 });
 
-describe('the README’s screenshot', browserSuite(), () => {
-  const target = path.resolve(import.meta.dirname, '../../docs/dashboard.png');
+describe('an origin’s history and its audits in Chromium, as an admin and as a member', browserSuite(), () => {
+  let fx: DashboardFixture;
+  let browser: Browser;
+  let base: string;
+  let origin: string;
+  /** Every console message and dialog of every page: a CSP violation or a script that ran shows up here. */
+  const consoleLines: string[] = [];
+  const dialogs: string[] = [];
 
-  test(`the overview with ordinary data${process.env.UPDATE_SCREENSHOT === '1' ? `, written to ${target}` : ' (UPDATE_SCREENSHOT=1 writes docs/dashboard.png)'}`, async () => {
+  before(async () => {
+    fx = await startDashboardFixture();
+    await auditHistory(fx, fx.owner.rawKey, 'other.test', [0, 1, 3, 2, 5]);
+    origin = new URL(fx.service.fixture.url('other.test', '/')).origin;
+    base = await fx.service.app.listen({ host: '127.0.0.1', port: 0 });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await fx?.close();
+  });
+
+  /** A new browser signed in through the form as a fresh user of the role. */
+  async function signedIn(role: 'admin' | 'member'): Promise<Page> {
+    const user = await createTestUser(fx.database.db, role);
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    page.on('console', (message: ConsoleMessage) => consoleLines.push(`${role} ${message.type()}: ${message.text()}`));
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goto(`${base}/dashboard/login`);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await Promise.all([page.waitForURL(`${base}/dashboard`), page.getByRole('button', { name: 'Sign in' }).click()]);
+    return page;
+  }
+
+  /** Nothing is wider than the page, and every table fits its scrolling box. */
+  async function fits(page: Page, what: string) {
+    const measured = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      viewport: document.documentElement.clientWidth,
+      tables: [...document.querySelectorAll('.table-wrap')].map((wrap) => wrap.scrollWidth <= wrap.clientWidth),
+    }));
+    assert.ok(measured.page <= measured.viewport, `${what}: the page is ${measured.page} px wide in ${measured.viewport} px`);
+    assert.ok(measured.tables.every(Boolean), `${what}: a table is wider than its box`);
+  }
+
+  for (const role of ['admin', 'member'] as const) {
+    test(`${role}: from the overview to the origin’s history, its chart and table, then an audit with its markup as text`, async () => {
+      const page = await signedIn(role);
+      assert.equal(await page.locator('#keys').count(), role === 'admin' ? 1 : 0, 'API keys for admins only');
+      assert.equal(await page.getByRole('link', { name: 'API keys' }).count(), role === 'admin' ? 1 : 0);
+
+      await Promise.all([page.waitForURL(`${base}/dashboard/origins/${encodeURIComponent(origin)}`), page.getByRole('link', { name: `History of ${origin}` }).click()]);
+      assert.equal(await page.title(), `History of ${origin} · Audit service admin`);
+      // The chart is an image named by its title; it is drawn and has room.
+      const chart = page.getByRole('img', { name: `Accessibility (WCAG): errors and warnings per audit of ${origin}` });
+      assert.equal(await chart.count(), 1);
+      const box = await chart.boundingBox();
+      assert.ok(box && box.width >= 300 && box.height >= 140, `the chart is ${box?.width}×${box?.height}`);
+      assert.match((await chart.getAttribute('aria-labelledby'))!, /chart-wcag-desc/);
+      assert.equal(await page.locator('#pillar-wcag ~ .history circle, section[aria-labelledby="pillar-wcag"] circle').count(), 5 + 1);
+      // The styles of the one sheet apply; the SVG's presentation attributes need none.
+      assert.equal(await page.locator('section[aria-labelledby="pillar-wcag"] .history').evaluate((el) => getComputedStyle(el).display), 'flex');
+      const rows = page.locator('section[aria-labelledby="pillar-wcag"] tbody tr');
+      assert.equal(await rows.count(), 5);
+      assert.deepEqual((await rows.first().locator('td').allInnerTexts()).slice(0, 3), ['0', '3', '3'], 'the newest audit: every issue fixed');
+      await fits(page, 'history');
+
+      // The oldest audit has every issue, the image with script markup among them.
+      const oldest = rows.last().getByRole('link');
+      const href = await oldest.getAttribute('href');
+      await Promise.all([page.waitForURL(`${base}${href}`), oldest.click()]);
+      assert.equal(await page.locator('h1').textContent(), 'Accessibility (WCAG) audit');
+      const markup = page.locator('section.finding', { hasText: '1.1.1' }).locator('pre code');
+      assert.match((await markup.textContent())!, /data-note="<script>alert\(&quot;x&quot;\)<\/script><img src=x onerror=alert\(1\)>"/);
+      assert.equal(await page.locator('main script, main img').count(), 0, 'no element came from data');
+      assert.ok((await page.locator('#controls ~ .table-wrap tbody tr').count()) >= 5, 'the checked controls');
+      await fits(page, 'audit');
+      assert.equal(await page.getByRole('link', { name: `History of ${origin}` }).count(), 1, 'and back to the history');
+      await page.context().close();
+    });
+  }
+
+  test('a member opening an admin page gets the 403 page, and the overview shows webhooks without their path', async () => {
+    const page = await signedIn('member');
+    const response = await page.goto(`${base}/dashboard/webhooks/${fx.webhook.id}`);
+    assert.equal(response?.status(), 403);
+    assert.equal(await page.locator('h1').textContent(), 'This page is for admins');
+    await page.goto(`${base}/dashboard`);
+    const row = page.locator('#webhooks ~ .table-wrap tbody tr').first();
+    assert.equal(await row.locator('th').textContent(), `${new URL(fx.webhook.url).origin}/…`);
+    await page.context().close();
+  });
+
+  test('nothing ran and nothing was blocked on any page', () => {
+    assert.deepEqual(dialogs, [], 'no script ran (the markup in the audit stayed text)');
+    assert.deepEqual(consoleLines.filter((line) => /Content Security Policy|Refused to/i.test(line)), []);
+    assert.deepEqual(consoleLines.filter((line) => / error: /.test(line) && !/status of 403/.test(line)), []);
+  });
+});
+
+describe('the README’s screenshots', browserSuite(), () => {
+  const update = process.env.UPDATE_SCREENSHOT === '1';
+  const docs = path.resolve(import.meta.dirname, '../../docs');
+
+  /** The showcase's data, an admin signed in as ops@example.com, and a page at 1280 px. */
+  async function showcaseSignedIn(showcase: Awaited<ReturnType<typeof startShowcase>>, browser: Browser) {
+    const user = await createTestUser(showcase.database.db);
+    await showcase.database.db.updateTable('users').set({ email: 'ops@example.com' }).where('email', '=', user.email).execute();
+    const base = await showcase.service.app.listen({ host: '127.0.0.1', port: 0 });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${base}/dashboard/login`);
+    await page.getByLabel('Email').fill('ops@example.com');
+    await page.getByLabel('Password').fill(user.password);
+    await Promise.all([page.waitForURL(`${base}/dashboard`), page.getByRole('button', { name: 'Sign in' }).click()]);
+    return { base, page };
+  }
+
+  test(`the overview with ordinary data${update ? `, written to docs/dashboard.png` : ' (UPDATE_SCREENSHOT=1 writes docs/dashboard.png)'}`, async () => {
     const showcase = await startShowcase();
     const browser = await launchBrowser();
     try {
-      const user = await createTestUser(showcase.database.db);
-      await showcase.database.db.updateTable('users').set({ email: 'ops@example.com' }).where('email', '=', user.email).execute();
-      const base = await showcase.service.app.listen({ host: '127.0.0.1', port: 0 });
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      await page.goto(`${base}/dashboard/login`);
-      await page.getByLabel('Email').fill('ops@example.com');
-      await page.getByLabel('Password').fill(user.password);
-      await Promise.all([page.waitForURL(`${base}/dashboard`), page.getByRole('button', { name: 'Sign in' }).click()]);
+      const { page } = await showcaseSignedIn(showcase, browser);
       const attempts = await page.locator('#webhooks ~ .table-wrap tbody tr').allInnerTexts();
       assert.equal(attempts.length, 2);
       assert.ok(attempts.some((row) => /delivered HTTP 200/.test(row)));
       assert.ok(attempts.some((row) => /failed HTTP 503\nnon-2xx response \(status 503\)/.test(row)));
       assert.match(await page.locator('#keys ~ .table-wrap tbody tr', { hasText: 'old-laptop' }).innerText(), /Revoked/);
-      const shot = await page.screenshot({ fullPage: true, ...(process.env.UPDATE_SCREENSHOT === '1' ? { path: target } : {}) });
+      const shot = await page.screenshot({ fullPage: true, ...(update ? { path: path.join(docs, 'dashboard.png') } : {}) });
+      assert.equal(shot.subarray(1, 4).toString('latin1'), 'PNG');
+    } finally {
+      await browser.close();
+      await showcase.close();
+    }
+  });
+
+  test(`an origin’s history over ten days${update ? ', written to docs/dashboard-history.png' : ' (UPDATE_SCREENSHOT=1 writes docs/dashboard-history.png)'}`, async () => {
+    const showcase = await startShowcase();
+    const browser = await launchBrowser();
+    try {
+      // A page fixed over days, with one relapse; privacy audits now and then.
+      await auditHistory(showcase, showcase.rawKey, 'site.test', [0, 0, 1, 1, 2, 3, 2, 4, 4, 5]);
+      const { base, page } = await showcaseSignedIn(showcase, browser);
+      const origin = new URL(showcase.service.pageUrl('/')).origin;
+      await Promise.all([page.waitForURL(`${base}/dashboard/origins/${encodeURIComponent(origin)}`), page.getByRole('link', { name: `History of ${origin}` }).click()]);
+      assert.equal(await page.locator('section[aria-labelledby="pillar-wcag"] tbody tr').count(), 11, 'ten audits of the page and the showcase’s one');
+      assert.equal(await page.locator('svg.chart').count(), 3, 'a chart per pillar');
+      const shot = await page.screenshot({ fullPage: true, ...(update ? { path: path.join(docs, 'dashboard-history.png') } : {}) });
       assert.equal(shot.subarray(1, 4).toString('latin1'), 'PNG');
     } finally {
       await browser.close();

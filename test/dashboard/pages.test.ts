@@ -90,12 +90,13 @@ describe('who sees what', () => {
 
   test('a member’s session gets a 403 page on every admin page, saying why, and can log out', async () => {
     const member = await createAdminCookie(fx.database.db, { role: 'member' });
-    for (const url of pages()) {
+    // The overview is a member's too (test/dashboard/access.test.ts has every route).
+    for (const url of pages().filter((url) => url !== '/dashboard')) {
       const res = await request({ method: 'GET', url, cookie: member.cookie });
       assert.equal(res.statusCode, 403, url);
-      assert.match(main(res.body), /This dashboard is for admins/);
+      assert.match(main(res.body), /This page is for admins/);
       assert.ok(res.body.includes(member.email));
-      assert.equal(res.body.includes('<nav'), false, 'no section links a member cannot open');
+      assert.equal(/href="\/dashboard#(keys|report)"/.test(res.body), false, 'no section links a member cannot open');
       assertSecurityHeaders(res, `403 of ${url}`);
     }
     const created = await request({ method: 'POST', url: '/dashboard/keys', cookie: member.cookie, payload: form({ _csrf: member.csrfToken, _once: formOnce(), label: 'member' }) });
@@ -513,13 +514,22 @@ describe('what the overview and the webhook page show', () => {
     assert.equal(res.body.includes(fx.owner.rawKey), false);
   });
 
-  test('recent audits: one row per origin, the newest audit of each pillar, “not audited” where there is none', async () => {
+  test('recent audits: one row per origin, the newest audit of each pillar, “not audited” where there is none; the origin links its history, the totals their audit', async () => {
     const res = await request({ method: 'GET', url: '/dashboard', cookie: admin.cookie });
     const origin = new URL(fx.webhook.url).origin;
-    const row = new RegExp(`<th scope="row" class="url">${origin}</th>\\s*<td>not audited</td>\\s*<td>(\\d+) errors?, (\\d+) warnings? \\((\\d+) inconclusive\\)<br><time[^>]*>[^<]+</time></td>\\s*<td>0 errors, (\\d+) warnings? \\(0 inconclusive\\)`).exec(res.body);
+    const history = `/dashboard/origins/${encodeURIComponent(origin)}`;
+    const audit = '<a href="/dashboard/audits/([0-9a-f-]{36})">';
+    const row = new RegExp(
+      `<th scope="row" class="url"><a href="${history}" aria-label="History of ${origin}">${origin}</a></th>\\s*<td>not audited</td>\\s*` +
+        `<td>${audit}(\\d+) errors?, (\\d+) warnings? \\((\\d+) inconclusive\\)</a><br><time[^>]*>[^<]+</time></td>\\s*` +
+        `<td>${audit}0 errors, (\\d+) warnings? \\(0 inconclusive\\)</a>`,
+    ).exec(res.body);
     assert.ok(row, 'WCAG not audited, privacy and ai-governance with their totals');
-    const privacy = await fx.database.db.selectFrom('audits').select(['errors', 'warnings', 'inconclusive']).where('branch', '=', 'privacy').executeTakeFirstOrThrow();
-    assert.deepEqual(row.slice(1, 4).map(Number), [privacy.errors, privacy.warnings, privacy.inconclusive]);
+    const newest = (branch: string) => fx.database.db.selectFrom('audits').where('branch', '=', branch).where('origin', '=', origin).orderBy('created_at', 'desc').limit(1);
+    const privacy = await newest('privacy').select(['id', 'errors', 'warnings', 'inconclusive']).executeTakeFirstOrThrow();
+    const governance = await newest('ai-governance').select('id').executeTakeFirstOrThrow();
+    assert.deepEqual(row.slice(2, 5).map(Number), [privacy.errors, privacy.warnings, privacy.inconclusive]);
+    assert.deepEqual([row[1], row[5]], [privacy.id, governance.id], 'each pillar links its audit');
   });
 
   test('the webhook page lists its attempts, the receiver’s answer as text', async () => {

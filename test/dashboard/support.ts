@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { parseSetCookie } from 'cookie';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { openTestDatabase, type TestDatabase } from '../support/db.ts';
 import type { FixtureRoutes } from '../support/https-fixture.ts';
@@ -22,6 +23,26 @@ const TRACKED = `<!doctype html><html lang="en"><head><title>Blog</title>
 const GOVERNED = `<!doctype html><html lang="en"><head><title>Acme Assistant</title></head><body><main>
 <h1>Acme Assistant</h1><p>This assistant uses artificial intelligence: answers are AI-generated.</p></main></body></html>`;
 
+/**
+ * WCAG failures of a page that gets better over time: an audit of the improving page with `fixed`
+ * of them repaired fails the rest (each a criterion of its own; the title and lang go at 1 and 2).
+ * The first carries markup in an attribute, so its snippet holds a script tag the pages must show
+ * as text.
+ */
+const ISSUES = [
+  `<img src="/team.jpg" data-note='${HOSTILE}'>`,
+  '<form action="/search"><input type="text" name="q"><button type="submit">Search</button></form>',
+  '<p><a href="/more"></a></p>',
+  '<p style="color:#aaaaaa;background-color:#ffffff">Opening hours may change.</p>',
+  '<button type="button"></button>',
+];
+export const IMPROVING_ISSUES = ISSUES.length;
+
+function improvingPage(fixed: number): string {
+  return `<!doctype html><html${fixed > 1 ? ' lang="en"' : ''}><head><title>${fixed > 0 ? 'Allotment society' : ''}</title></head>
+<body><main><h1>Allotment society</h1><p>Plots for rent.</p>${ISSUES.slice(fixed).join('\n')}</main></body></html>`;
+}
+
 const page = (body: string) => (_req: unknown, res: ServerResponse) => {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
   res.end(body);
@@ -30,6 +51,8 @@ const page = (body: string) => (_req: unknown, res: ServerResponse) => {
 export interface DashboardFixture {
   database: TestDatabase;
   service: TestService;
+  /** What the improving page's next audit sees (see auditHistory). */
+  improving: { fixed: number };
   /** The registered webhook (its URL carries `&` and a quote) and the key that owns it (a hostile label). */
   webhook: { id: string; url: string };
   owner: { id: string; rawKey: string; label: string };
@@ -49,13 +72,21 @@ async function within<T>(what: string, poll: () => Promise<T | undefined>): Prom
 /** The app, its database and a fixture serving the audited pages and the webhook receivers. */
 async function startService(env: Record<string, string>, routes: FixtureRoutes) {
   const database = await openTestDatabase();
+  // How many of the improving page's issues are fixed: what its next audit sees.
+  const improving = { fixed: 0 };
   const service = await startTestService({
     database,
     env: { AUDIT_RATE_LIMIT: '1000', ...env },
     delivery: { pollIntervalMs: 3_600_000 },
-    routes: { '/tracked': page(TRACKED), '/governed': page(GOVERNED), '/gone': (_req, res) => res.writeHead(404).end(), ...routes },
+    routes: {
+      '/tracked': page(TRACKED),
+      '/governed': page(GOVERNED),
+      '/gone': (_req, res) => res.writeHead(404).end(),
+      '/improving': (req, res) => page(improvingPage(improving.fixed))(req, res),
+      ...routes,
+    },
   });
-  return { database, service };
+  return { database, service, improving };
 }
 
 async function registerWebhook(service: TestService, rawKey: string, url: string, branch: string) {
@@ -69,9 +100,10 @@ async function registerWebhook(service: TestService, rawKey: string, url: string
   return res.json() as { id: string; url: string };
 }
 
-async function audit(service: TestService, rawKey: string, branch: string, url: string) {
+async function audit(service: TestService, rawKey: string, branch: string, url: string): Promise<string> {
   const res = await service.app.inject({ method: 'POST', url: '/api/v1/audit', headers: { 'x-api-key': rawKey }, payload: { branch, url } });
   assert.equal(res.statusCode, 201, res.body);
+  return (res.json() as { id: string }).id;
 }
 
 /** The delivery worker records the attempt after the receiver answers: wait for it. */
@@ -84,7 +116,7 @@ async function attemptRecorded(database: TestDatabase, webhookId: string) {
 
 export async function startDashboardFixture(env: Record<string, string> = {}): Promise<DashboardFixture> {
   // The receiver answers with markup: the attempt list shows the answer, and must show it as text.
-  const { database, service } = await startService(env, {
+  const { database, service, improving } = await startService(env, {
     '/receiver': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(HOSTILE),
   });
   const label = `ops ${HOSTILE}`;
@@ -96,6 +128,7 @@ export async function startDashboardFixture(env: Record<string, string> = {}): P
   return {
     database,
     service,
+    improving,
     webhook,
     owner,
     async close() {
@@ -110,7 +143,7 @@ export async function startDashboardFixture(env: Record<string, string> = {}): P
  * origins, a revoked key. Returns the service and a signed-up admin's credentials.
  */
 export async function startShowcase() {
-  const { database, service } = await startService({}, {
+  const { database, service, improving } = await startService({}, {
     '/hooks/privacy': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'),
     '/hooks/governance': (req, res, recorded) => {
       // Verification succeeds; the events themselves meet an outage.
@@ -134,11 +167,48 @@ export async function startShowcase() {
   return {
     database,
     service,
+    improving,
+    /** A key to audit more with. */
+    rawKey: ci.rawKey,
     async close() {
       await service.close();
       await database.close();
     },
   };
+}
+
+/**
+ * A history of `host`'s improving page: one WCAG audit per entry of `fixed` (how many issues are
+ * repaired by then) and a privacy audit of the tracked page every third one; then every audit of
+ * the origin is moved to a day apart, the newest an hour ago, with its tickets' times, so the
+ * history spans days as a real one does. Returns the WCAG audits' ids, oldest first.
+ */
+export async function auditHistory(
+  fx: { service: TestService; database: TestDatabase; improving: { fixed: number } },
+  rawKey: string,
+  host: string,
+  fixed: readonly number[],
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [index, step] of fixed.entries()) {
+    fx.improving.fixed = step;
+    ids.push(await audit(fx.service, rawKey, 'wcag', fx.service.fixture.url(host, '/improving')));
+    if (index % 3 === 0) await audit(fx.service, rawKey, 'privacy', fx.service.fixture.url(host, '/tracked'));
+  }
+  const origin = new URL(fx.service.fixture.url(host, '/')).origin;
+  // Ticket times are their audits' created_at, so each moves with its audit.
+  await fx.database.db.transaction().execute(async (trx) => {
+    await sql`
+      create temporary table moved on commit drop as
+      select created_at as old, now() - interval '1 hour' - (count(*) over () - row_number() over (order by created_at, id)) * interval '1 day' as new
+      from audits where origin = ${origin}`.execute(trx);
+    await sql`update audits set created_at = moved.new from moved where origin = ${origin} and created_at = moved.old`.execute(trx);
+    for (const column of ['opened_at', 'last_failed_at', 'resolved_at']) {
+      await sql`update remediation_tickets set ${sql.ref(column)} = moved.new from moved where origin = ${origin} and ${sql.ref(column)} = moved.old`.execute(trx);
+    }
+    await sql`update remediation_heads set audit_created_at = moved.new from moved where origin = ${origin} and audit_created_at = moved.old`.execute(trx);
+  });
+  return ids;
 }
 
 export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
