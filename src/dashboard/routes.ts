@@ -18,6 +18,7 @@ import { guards, type DashboardContext } from './common/guard.ts';
 import { registerPageHandlers, type DashboardDeps } from './common/page.ts';
 import { keyPages } from './keys/keys.ts';
 import { loginPages } from './login/login.ts';
+import { monitorPages } from './monitors/monitors.ts';
 import { originPages } from './origin/origin.ts';
 import { overviewPages } from './overview/overview.ts';
 import { reportPages } from './report/report.ts';
@@ -28,7 +29,7 @@ export type { DashboardDeps } from './common/page.ts';
 const FORM_BODY_LIMIT = 8 * 1024;
 
 /** Every page module, each registering its routes under the /dashboard prefix. */
-const PAGES = [loginPages, overviewPages, auditPages, originPages, webhookPages, attemptPages, reportPages, keyPages];
+const PAGES = [loginPages, overviewPages, auditPages, originPages, monitorPages, webhookPages, attemptPages, reportPages, keyPages];
 
 export function dashboardRoutes(deps: DashboardDeps) {
   return async function register(app: FastifyInstance) {

@@ -352,6 +352,37 @@ describe('an origin’s history and its audits in Chromium, as an admin and as a
     });
   }
 
+  test('admin: pause a monitor from the monitors page, then resume it; a member sees it without the forms', async () => {
+    const created = await fx.service.app.inject({
+      method: 'POST',
+      url: '/api/v1/monitors',
+      headers: { 'x-api-key': fx.owner.rawKey, 'content-type': 'application/json' },
+      payload: JSON.stringify({ url: fx.service.fixture.url('other.test', '/improving'), every: '12h' }),
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const { id, url } = created.json();
+    const page = await signedIn('admin');
+    await Promise.all([page.waitForURL(`${base}/dashboard/monitors`), page.getByRole('link', { name: 'Monitors' }).click()]);
+    await fits(page, 'the monitors page');
+    await Promise.all([
+      page.waitForURL(`${base}/dashboard/monitors?notice=paused`),
+      page.getByRole('button', { name: `Pause the monitor of ${url} every 12h` }).click(),
+    ]);
+    assert.equal(await page.getByRole('status').textContent(), 'The monitor is paused: no run starts until it is resumed.');
+    assert.ok((await fx.database.db.selectFrom('monitors').select('paused_at').where('id', '=', id).executeTakeFirstOrThrow()).paused_at);
+    await Promise.all([
+      page.waitForURL(`${base}/dashboard/monitors?notice=resumed`),
+      page.getByRole('button', { name: `Resume the monitor of ${url} every 12h` }).click(),
+    ]);
+    assert.equal((await fx.database.db.selectFrom('monitors').select('paused_at').where('id', '=', id).executeTakeFirstOrThrow()).paused_at, null);
+    await page.context().close();
+    const viewer = await signedIn('member');
+    await viewer.goto(`${base}/dashboard/monitors`);
+    assert.equal(await viewer.getByRole('cell', { name: '12h' }).count(), 1);
+    assert.equal(await viewer.getByRole('button', { name: /Pause|Delete/ }).count(), 0);
+    await viewer.context().close();
+  });
+
   test('a member opening an admin page gets the 403 page, and the overview shows webhooks without their path', async () => {
     const page = await signedIn('member');
     const response = await page.goto(`${base}/dashboard/webhooks/${fx.webhook.id}`);

@@ -54,7 +54,25 @@ test('every dashboard page passes the WCAG branch: no failed criterion in any st
   const once = formOnce();
   const signInPage = await openSignInPage(fx.service.app);
   const { id: privacyAudit } = await fx.database.db.selectFrom('audits').select('id').where('branch', '=', 'privacy').where('origin', '=', origin).executeTakeFirstOrThrow();
+  // A monitor that has run and one that has not, for the monitors page.
+  for (const path of ['/tracked', '/governed']) {
+    const created = await fx.service.app.inject({
+      method: 'POST',
+      url: '/api/v1/monitors',
+      headers: { 'x-api-key': fx.owner.rawKey, 'content-type': 'application/json' },
+      payload: JSON.stringify({ url: fx.service.pageUrl(path), branch: 'privacy', every: '1d' }),
+    });
+    assert.equal(created.statusCode, 201, created.body);
+  }
+  await fx.database.db
+    .updateTable('monitors')
+    .set({ last_run: JSON.stringify({ startedAt: new Date().toISOString(), outcome: 'audited', auditId: wcag[0] }) })
+    .where('url', '=', fx.service.pageUrl('/tracked'))
+    .execute();
   const pages = [
+    await served('monitors', 'GET', '/dashboard/monitors', { cookie, status: 200 }),
+    await served('monitors with a notice', 'GET', '/dashboard/monitors?notice=paused', { cookie, status: 200 }),
+    await served('monitors as a member', 'GET', '/dashboard/monitors', { cookie: member.cookie, status: 200 }),
     await served('sign-in', 'GET', '/dashboard/login', { status: 200 }),
     await served('sign-in refused', 'POST', '/dashboard/login', { cookie: signInPage.cookie, payload: form({ _csrf: signInPage.token, email: 'nobody@example.test', password: 'wrong' }), status: 401 }),
     await served('sign-in forged', 'POST', '/dashboard/login', { payload: form({ email: 'nobody@example.test', password: 'wrong' }), status: 403 }),
