@@ -108,6 +108,8 @@ export async function runAiAccuracy(set: string, filters: readonly string[]): Pr
 
   const perControl = new Map<AiGovernanceControlId, Matrix>(AI_GOVERNANCE_CONTROL_IDS.map((id) => [id, emptyMatrix()]));
   const overall = emptyMatrix();
+  // Per language (issue 21): every control's matrix, so a language the lexicon covers thinly shows.
+  const perLanguage = new Map<string, Map<AiGovernanceControlId, Matrix>>();
   const mismatches: { page: string; control: AiGovernanceControlId; expected: string; actual: string; evidence: string }[] = [];
   const errors: { page: string; error: string }[] = [];
   try {
@@ -126,6 +128,9 @@ export async function runAiAccuracy(set: string, filters: readonly string[]): Pr
         const { outcome, evidence } = actual[id];
         perControl.get(id)![expected][outcome]++;
         overall[expected][outcome]++;
+        let language = perLanguage.get(label.lang);
+        if (language === undefined) perLanguage.set(label.lang, (language = new Map(AI_GOVERNANCE_CONTROL_IDS.map((c) => [c, emptyMatrix()]))));
+        language.get(id)![expected][outcome]++;
         if (expected !== outcome) mismatches.push({ page: label.page, control: id, expected, actual: outcome, evidence });
       }
     }
@@ -147,6 +152,22 @@ export async function runAiAccuracy(set: string, filters: readonly string[]): Pr
   console.log('\nper control: accuracy');
   for (const id of AI_GOVERNANCE_CONTROL_IDS) console.log(`  ${id.padEnd(56)} ${pct(scores[id]!.accuracy)}`);
 
+  const languages = languageScores(perLanguage);
+  console.log('\nper language: labels right, all controls and each (fail answered pass: share of fail labels answered pass)');
+  console.table(
+    Object.fromEntries(
+      Object.entries(languages).map(([lang, l]) => [
+        lang,
+        {
+          pages: l.pages,
+          all: pct(l.accuracy).trim(),
+          ...Object.fromEntries(AI_GOVERNANCE_CONTROL_IDS.map((id) => [SHORT[id], pct(l.controls[id]!).trim()])),
+          'fail answered pass': pct(l.failAnsweredPass).trim(),
+        },
+      ]),
+    ),
+  );
+
   if (mismatches.length) {
     console.log(`\nMismatches (${mismatches.length}):`);
     for (const m of mismatches) {
@@ -156,9 +177,41 @@ export async function runAiAccuracy(set: string, filters: readonly string[]): Pr
   for (const e of errors) console.log(`ERROR ${e.page}: ${e.error}`);
   const file = path.join(ROOT, `bench/results/accuracy-ai-governance-${set}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify({ generatedAt: new Date().toISOString(), set, pages: labels.length, filters, controls: scores, overall: overallScores, mismatches, errors }, null, 2)}\n`);
+  fs.writeFileSync(file, `${JSON.stringify({ generatedAt: new Date().toISOString(), set, pages: labels.length, filters, controls: scores, overall: overallScores, languages, mismatches, errors }, null, 2)}\n`);
   console.log(`\nwrote ${path.relative(ROOT, file)}`);
   return errors.length ? 1 : 0;
+}
+
+/** The labellers' abbreviations, for the per-language table's columns. */
+const SHORT: Record<AiGovernanceControlId, string> = {
+  'ai-governance.ai-disclosure-notice': 'AD',
+  'ai-governance.model-card-or-system-description': 'MC',
+  'ai-governance.training-data-provenance': 'TP',
+  'ai-governance.human-oversight-contact': 'HO',
+  'ai-governance.model-provider-and-version': 'PV',
+  'ai-governance.system-purpose-and-role': 'SP',
+  'ai-governance.training-data-categories-and-sources': 'TC',
+  'ai-governance.model-governance-artifacts': 'GA',
+};
+
+/** Per language: pages, accuracy over every label and per control, and the share of fail labels answered pass. */
+function languageScores(perLanguage: ReadonlyMap<string, ReadonlyMap<AiGovernanceControlId, Matrix>>) {
+  const out: Record<string, { pages: number; accuracy: number | null; failAnsweredPass: number | null; controls: Record<string, number | null> }> = {};
+  for (const [lang, controls] of [...perLanguage].sort(([a], [b]) => a.localeCompare(b))) {
+    const all = emptyMatrix();
+    for (const matrix of controls.values()) {
+      for (const expected of Object.keys(matrix) as (keyof Matrix)[]) for (const actual of Object.keys(matrix[expected]) as (keyof Matrix)[]) all[expected][actual] += matrix[expected][actual];
+    }
+    const first = controls.values().next().value!;
+    const pages = Object.values(first).reduce((n, row) => n + Object.values(row).reduce((a, b) => a + b, 0), 0);
+    out[lang] = {
+      pages,
+      accuracy: score(all).accuracy,
+      failAnsweredPass: failAnsweredPass(all),
+      controls: Object.fromEntries([...controls].map(([id, matrix]) => [id, score(matrix).accuracy])),
+    };
+  }
+  return out;
 }
 
 function failAnsweredPass(matrix: Matrix): number | null {
