@@ -1,0 +1,29 @@
+// Every AI-governance accuracy set is well formed: its labels parse, name every page once, give all
+// eight controls pass or fail, and a language from the list. Scoring is `npm run accuracy`'s job;
+// this only keeps a broken label file from reaching it.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { loadAiSet } from '../../../bench/accuracy-ai-governance.ts';
+
+const SETS_DIR = path.resolve(import.meta.dirname, '../../fixtures/ai-governance/accuracy');
+const sets = fs.readdirSync(SETS_DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+
+test('the sets are there, the multilingual ones with 70 pages each in seven languages', () => {
+  for (const set of ['dev', 'test', 'test2', 'multilingual-dev', 'multilingual-test']) assert.ok(sets.includes(set), set);
+  for (const set of ['multilingual-dev', 'multilingual-test']) {
+    const { labels } = loadAiSet(set);
+    const perLanguage = Object.groupBy(labels, (l) => l.lang);
+    assert.deepEqual(Object.keys(perLanguage).sort(), ['de', 'en', 'es', 'fr', 'it', 'nl', 'pt'], set);
+    for (const [lang, pages] of Object.entries(perLanguage)) assert.equal(pages!.length, 10, `${set} ${lang}`);
+  }
+});
+
+for (const set of sets) {
+  test(`${set}: labels well formed, one per page`, () => {
+    const { labels, problems } = loadAiSet(set);
+    assert.deepEqual(problems, []);
+    assert.ok(labels.length > 0);
+  });
+}
