@@ -5,12 +5,14 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { AuditControlsTable, Database, FindingsTable } from '../db/schema.ts';
 import { pageOf, POSITION_FORMAT, type ListPosition } from '../db/keyset.ts';
-import { notifyWhenQueued, queueFailureEvents } from '../alerts/outbox.ts';
+import type { PreviousAudit } from '../alerts/matching.ts';
+import { newFailuresRegistered, notifyWhenQueued, queueFailureEvents } from '../alerts/outbox.ts';
 import { isSerializationFailure, updateTickets } from '../report/tickets.ts';
 import { aiGovernanceControls } from './ai-governance/index.ts';
-import type { Branch, Control, Location, WcagStandard } from './control.ts';
+import type { Branch, Control, Location, Severity, WcagStandard } from './control.ts';
 import type { CrawledPage } from './crawl.ts';
 import type { AiUse, AuditResult, CheckedControl, Finding, Totals } from './findings.ts';
+import { failedOccurrences } from './identity.ts';
 import { privacyControls } from './privacy/index.ts';
 
 export interface AuditRequest {
@@ -80,10 +82,15 @@ export async function saveAudit(db: Kysely<Database>, audit: NewAudit, hooks: Sa
   for (let attempt = 1; ; attempt++) {
     try {
       const { snapshot, queued } = db.isTransaction
-        ? await insertAudit(db, id, audit)
+        ? await insertAudit(db, id, audit, await previousAuditIfWanted(db, id, audit))
         : await db.transaction().execute(async (trx) => {
-            await sql`select pg_advisory_xact_lock(hashtextextended(${`audit-save:${audit.branch}:${audit.url.origin}`}, 0))`.execute(trx);
-            return insertAudit(trx, id, audit);
+            // The lock's statement also asks whether a new-failures registration needs the
+            // previous audit: only then does the audit pay a round trip for reading it.
+            const locked = await sql<{ wanted: boolean }>`
+              select pg_advisory_xact_lock(hashtextextended(${`audit-save:${audit.branch}:${audit.url.origin}`}, 0)),
+                     ${newFailuresRegistered(audit.apiKeyId, audit.branch)} as wanted
+            `.execute(trx);
+            return insertAudit(trx, id, audit, await previousAuditIfWanted(trx, id, audit, locked.rows[0]!.wanted));
           });
       // After the commit: a worker woken earlier would find nothing to claim.
       if (queued > 0) hooks.onEventsQueued?.(queued);
@@ -99,10 +106,63 @@ export async function saveAudit(db: Kysely<Database>, audit: NewAudit, hooks: Sa
   }
 }
 
-async function insertAudit(db: Kysely<Database>, id: string, audit: NewAudit): Promise<{ snapshot: AuditSnapshot; queued: number }> {
+/**
+ * The previous audit of the page (same key, URL, branch and standard; created before this one, by
+ * created_at then id) with its failed occurrences, for new-failures registrations; null when there
+ * is none, undefined when the key has no such registration (`wanted`: already asked). Read after the advisory lock, which
+ * orders the audits of the origin and branch, so the audit it finds is the one committed last.
+ * An audit stored before migration 0013 has no identities stored: they come from its findings.
+ */
+async function previousAuditIfWanted(
+  db: Kysely<Database>,
+  id: string,
+  audit: NewAudit,
+  wanted?: boolean,
+): Promise<PreviousAudit | null | undefined> {
+  if (wanted === false) return undefined;
+  const { apiKeyId, branch, standard } = audit;
+  const url = audit.url.href;
+  const rows = await sql<{ wanted: boolean; id: string | null; include_warnings: boolean | null; failed: boolean | null; identity: string | null; control: string | null; severity: string | null }>`
+    with wanted as (
+      select ${wanted === undefined ? newFailuresRegistered(apiKeyId, branch) : sql<boolean>`true`} as yes
+    ), previous as (
+      select a.id, a.include_warnings,
+             exists (select 1 from findings as f where f.audit_id = a.id and f.status = 'fail') as failed
+      from audits as a
+      where (select yes from wanted)
+        and audit_page_key(a.api_key_id, a.requested_url, a.branch, a.standard) = audit_page_key(${apiKeyId}::uuid, ${url}::text, ${branch}::text, ${standard ?? null}::text)
+        and a.api_key_id = ${apiKeyId} and a.requested_url = ${url} and a.branch = ${branch} and a.standard is not distinct from ${standard ?? null}::text
+        and a.created_at <= now() and (a.created_at, a.id) < (now(), ${id}::uuid)
+      order by a.created_at desc, a.id desc
+      limit 1
+    )
+    select wanted.yes as wanted, p.id, p.include_warnings, p.failed, o.identity, o.control, o.severity
+    from wanted
+    left join previous as p on true
+    left join audit_occurrences as o on o.audit_id = p.id
+    order by o.position
+  `.execute(db);
+  const first = rows.rows[0]!;
+  if (!first.wanted) return undefined;
+  if (first.id === null) return null;
+  const stored = rows.rows.filter((row) => row.identity !== null);
+  const occurrences =
+    stored.length > 0 || !first.failed
+      ? stored.map((row) => ({ identity: row.identity!, control: row.control!, severity: row.severity as Severity }))
+      : failedOccurrences(await storedFailures(db, first.id));
+  return { id: first.id, includeWarnings: first.include_warnings!, occurrences };
+}
+
+async function insertAudit(
+  db: Kysely<Database>,
+  id: string,
+  audit: NewAudit,
+  previous: PreviousAudit | null | undefined,
+): Promise<{ snapshot: AuditSnapshot; queued: number }> {
   const { crawled, result } = audit;
   const controls = result.controls;
   const findings = result.findings;
+  const occurrences = failedOccurrences(findings);
   const column = <T, V>(rows: readonly T[], pick: (row: T) => V) => rows.map(pick);
   const tickets = updateTickets({ origin: audit.url.origin, branch: audit.branch, controls });
   const saved = await sql<{ created_at: Date; queued: number }>`
@@ -137,8 +197,28 @@ async function insertAudit(db: Kysely<Database>, id: string, audit: NewAudit): P
         ${column(findings, (f) => (f.actRules === undefined ? null : JSON.stringify(f.actRules)))}::text[],
         ${column(findings, (f) => f.source ?? null)}::text[]
       ) with ordinality as f(control, status, severity, evidence, selector, snippet, occurrences, rules, act_rules, source, position)
+    ), occurrences as (
+      -- Each failed occurrence by its identity, for the page's history (GET …/changes, new-failures).
+      insert into audit_occurrences (audit_id, position, page_key, audit_created_at, identity, control, severity)
+      select audit.id, o.position - 1,
+             audit_page_key(${audit.apiKeyId}::uuid, ${audit.url.href}::text, ${audit.branch}::text, ${audit.standard ?? null}::text),
+             audit.created_at, o.identity, o.control, o.severity
+      from audit, unnest(
+        ${column(occurrences, (o) => o.identity)}::text[], ${column(occurrences, (o) => o.control)}::text[],
+        ${column(occurrences, (o) => o.severity)}::text[]
+      ) with ordinality as o(identity, control, severity, position)
     ), queued as (
-      ${queueFailureEvents({ id, apiKeyId: audit.apiKeyId, url: audit.url.href, branch: audit.branch, totals: result.totals, findings })}
+      ${queueFailureEvents({
+        id,
+        apiKeyId: audit.apiKeyId,
+        url: audit.url.href,
+        branch: audit.branch,
+        totals: result.totals,
+        findings,
+        includeWarnings: audit.includeWarnings,
+        occurrences,
+        previous,
+      })}
     ), ${tickets.ctes}
     select audit.created_at, (select count(*) from queued) as queued, ${notifyWhenQueued()} as notified,
            ${tickets.check} as tickets_checked
@@ -215,7 +295,13 @@ function checkedControlOf(row: Selectable<AuditControlsTable>): CheckedControl {
   return control;
 }
 
-function findingOf(row: Selectable<FindingsTable>): Finding {
+/** The failed findings of a stored audit, in order. */
+export async function storedFailures(db: Kysely<Database>, auditId: string): Promise<Finding[]> {
+  const rows = await db.selectFrom('findings').selectAll().where('audit_id', '=', auditId).where('status', '=', 'fail').orderBy('position').execute();
+  return rows.map(findingOf);
+}
+
+export function findingOf(row: Selectable<FindingsTable>): Finding {
   const finding: Finding = {
     control: row.control,
     status: row.status as Finding['status'],

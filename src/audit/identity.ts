@@ -128,20 +128,20 @@ export interface FailedControl {
   severity: Severity;
 }
 
-export interface OccurrenceChanges<O extends { identity: string; control: string; severity: Severity } = FailedOccurrence> {
+/** What a comparison reads of an occurrence. */
+export type Comparable = Pick<FailedOccurrence, 'identity' | 'control' | 'severity'>;
+
+export interface OccurrenceChanges<C extends Comparable = FailedOccurrence, E extends Comparable = C> {
   controls: { new: FailedControl[]; fixed: FailedControl[]; persisting: FailedControl[] };
   /** `new` and `persisting` as the current audit has them, `fixed` as the earlier one had them. */
-  occurrences: { new: O[]; fixed: O[]; persisting: O[] };
+  occurrences: { new: C[]; fixed: E[]; persisting: C[] };
 }
 
 /**
  * What changed from `earlier` to `current`: occurrences and controls that fail only now (new),
  * only before (fixed), or in both (persisting). With no earlier audit everything is new.
  */
-export function compareOccurrences<O extends { identity: string; control: string; severity: Severity }>(
-  current: readonly O[],
-  earlier: readonly O[],
-): OccurrenceChanges<O> {
+export function compareOccurrences<C extends Comparable, E extends Comparable = C>(current: readonly C[], earlier: readonly E[]): OccurrenceChanges<C, E> {
   const before = new Set(earlier.map((o) => o.identity));
   const now = new Set(current.map((o) => o.identity));
   const currentControls = failedControls(current);

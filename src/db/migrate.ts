@@ -12,6 +12,7 @@ import * as usersSessions from './migrations/0007_users_sessions.ts';
 import * as remediationTickets from './migrations/0008_remediation_tickets.ts';
 import * as deliveryFairness from './migrations/0009_delivery_fairness.ts';
 import * as webhookPause from './migrations/0011_webhook_pause.ts';
+import * as findingIdentities from './migrations/0013_finding_identities.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0008_remediation_tickets': remediationTickets,
   '0009_delivery_fairness': deliveryFairness,
   '0011_webhook_pause': webhookPause,
+  '0013_finding_identities': findingIdentities,
 };
 
 /**

@@ -86,6 +86,8 @@ export interface WebhooksTable {
   latest_attempt_id: string | null;
   /** Set while an admin has paused the registration: the delivery worker claims none of its rows. */
   paused_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Migration 0013: `every-audit` (every registration stored before it) or `new-failures`. */
+  trigger_on: ColumnType<string, string | undefined, string>;
 }
 
 export interface WebhookDeliveriesTable {
@@ -179,6 +181,27 @@ export interface RemediationHeadsTable {
   previous_audit_id: string | null;
 }
 
+/**
+ * Migration 0013: one row per failed occurrence of an audit (src/audit/identity.ts), written by the
+ * statement that stores the audit. `page_key` is `audit_page_key(key, URL, branch, standard)`.
+ */
+export interface AuditOccurrencesTable {
+  audit_id: string;
+  position: number;
+  page_key: string;
+  audit_created_at: Date;
+  identity: string;
+  control: string;
+  severity: string;
+}
+
+/** Migration 0013: audits stored before it that have failures (no audit_occurrences rows). */
+export interface IdentityBacklogTable {
+  audit_id: string;
+  page_key: string;
+  audit_created_at: Date;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   rate_limit_windows: RateLimitWindowsTable;
@@ -194,4 +217,6 @@ export interface Database {
   login_attempts: LoginAttemptsTable;
   remediation_tickets: RemediationTicketsTable;
   remediation_heads: RemediationHeadsTable;
+  audit_occurrences: AuditOccurrencesTable;
+  identity_backlog: IdentityBacklogTable;
 }

@@ -1,0 +1,194 @@
+// What changed between two audits of one page (the same key, requested URL, branch and standard):
+// the reads behind GET /api/v1/audits/{id}/changes. The comparison itself is identity.ts's.
+//
+// - Both audits' occurrences are computed from their stored findings, so an audit stored before
+//   migration 0013 compares like any other, and the endpoint has one code path.
+// - Without `against`, the audit is compared with the previous audit of its page, by created_at
+//   then id (what a new-failures event compared with, barring concurrent audits of one page).
+// - `regressed`: new occurrences that an audit of the page older than the one compared with had
+//   (so they were fixed, then came back). The history is read from audit_occurrences by identity
+//   (an index seek per new occurrence), and for audits stored before migration 0013, which have no
+//   rows there, from their findings (identity_backlog lists them per page).
+// - When either audit was stored without its warnings (`includeWarnings: false`), only errors are
+//   compared: a warning it never recorded must not read as fixed, nor one the other lacks as new.
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, FindingsTable } from '../db/schema.ts';
+import { findingOf } from './audit-store.ts';
+import type { Severity } from './control.ts';
+import { compareOccurrences, failedOccurrences, type FailedControl, type FailedOccurrence } from './identity.ts';
+
+export interface AuditRef {
+  id: string;
+  createdAt: Date;
+}
+
+/** A failed occurrence as the endpoint shows it. */
+export type ChangedOccurrence = Omit<FailedOccurrence, 'finding'>;
+
+export interface RegressedOccurrence extends ChangedOccurrence {
+  /** The newest audit of the page before the one compared with that had it. */
+  lastSeenIn: AuditRef;
+}
+
+export interface AuditChanges {
+  audit: AuditRef;
+  /** The earlier audit; null when the page has none (everything is new). */
+  against: AuditRef | null;
+  /** The finding severities compared: both, or errors only when either audit left its warnings out. */
+  severities: Severity[];
+  controls: { new: FailedControl[]; fixed: FailedControl[]; persisting: FailedControl[] };
+  occurrences: { new: ChangedOccurrence[]; fixed: ChangedOccurrence[]; persisting: ChangedOccurrence[]; regressed: RegressedOccurrence[] };
+}
+
+export type ChangesOutcome =
+  | { outcome: 'compared'; changes: AuditChanges }
+  /** The audit, or the `against` audit, is unknown or another key's. */
+  | { outcome: 'not found' }
+  /** `against` is an audit of another URL, branch or standard. */
+  | { outcome: 'other page' }
+  /** `against` is not older than the audit (by created_at, then id). */
+  | { outcome: 'not earlier' };
+
+const ALL_SEVERITIES: Severity[] = ['error', 'warning'];
+
+/** `p` is an audit of `a`'s page: key, URL, branch, standard (the page key's md5 alone could collide). */
+const samePage = sql`(p.api_key_id = a.api_key_id and p.requested_url = a.requested_url and p.branch = a.branch
+  and p.standard is not distinct from a.standard)`;
+
+/**
+ * The changes from `against` (or the page's previous audit) to audit `id`, both owned by
+ * `apiKeyId`. Ids must be UUIDs (the caller checks: the columns would refuse anything else).
+ */
+export async function auditChanges(db: Kysely<Database>, apiKeyId: string, id: string, against?: string): Promise<ChangesOutcome> {
+  const earlier =
+    against === undefined
+      ? sql`
+          select p.id, p.created_at, p.include_warnings, true as same_page, true as earlier
+          from audits as p
+          where audit_page_key(p.api_key_id, p.requested_url, p.branch, p.standard) = audit_page_key(a.api_key_id, a.requested_url, a.branch, a.standard)
+            and ${samePage} and p.created_at <= a.created_at and (p.created_at, p.id) < (a.created_at, a.id)
+          order by p.created_at desc, p.id desc
+          limit 1`
+      : sql`
+          select p.id, p.created_at, p.include_warnings, ${samePage} as same_page, (p.created_at, p.id) < (a.created_at, a.id) as earlier
+          from audits as p
+          where p.id = ${against} and p.api_key_id = a.api_key_id`;
+  const { rows } = await sql<{
+    id: string;
+    created_at: Date;
+    include_warnings: boolean;
+    page_key: string;
+    against_id: string | null;
+    against_created_at: Date | null;
+    against_include_warnings: boolean | null;
+    same_page: boolean | null;
+    earlier: boolean | null;
+  }>`
+    select a.id, a.created_at, a.include_warnings, audit_page_key(a.api_key_id, a.requested_url, a.branch, a.standard) as page_key,
+           p.id as against_id, p.created_at as against_created_at, p.include_warnings as against_include_warnings, p.same_page, p.earlier
+    from audits as a
+    left join lateral (${earlier}) as p on true
+    where a.id = ${id} and a.api_key_id = ${apiKeyId}
+  `.execute(db);
+  const audit = rows[0];
+  if (audit === undefined) return { outcome: 'not found' };
+  if (against !== undefined && audit.against_id === null) return { outcome: 'not found' };
+  if (audit.same_page === false) return { outcome: 'other page' };
+  if (audit.earlier === false) return { outcome: 'not earlier' };
+
+  const findings = await failedFindings(db, audit.against_id === null ? [audit.id] : [audit.id, audit.against_id]);
+  const severities = audit.include_warnings && audit.against_include_warnings !== false ? ALL_SEVERITIES : ['error' as const];
+  const current = failedOccurrences(findings.get(audit.id) ?? [], severities);
+  const previous = audit.against_id === null ? [] : failedOccurrences(findings.get(audit.against_id) ?? [], severities);
+  const { controls, occurrences } = compareOccurrences(current, previous);
+  const lastSeen =
+    audit.against_id === null || occurrences.new.length === 0
+      ? new Map<string, AuditRef>()
+      : await lastSeenBefore(db, audit.page_key, audit.against_id, occurrences.new.map((o) => o.identity));
+  return {
+    outcome: 'compared',
+    changes: {
+      audit: { id: audit.id, createdAt: audit.created_at },
+      against: audit.against_id === null ? null : { id: audit.against_id, createdAt: audit.against_created_at! },
+      severities,
+      controls,
+      occurrences: {
+        new: occurrences.new.map(shown),
+        fixed: occurrences.fixed.map(shown),
+        persisting: occurrences.persisting.map(shown),
+        regressed: occurrences.new.flatMap((o) => {
+          const seen = lastSeen.get(o.identity);
+          return seen === undefined ? [] : [{ ...shown(o), lastSeenIn: seen }];
+        }),
+      },
+    },
+  };
+}
+
+function shown({ finding: _, ...occurrence }: FailedOccurrence): ChangedOccurrence {
+  return occurrence;
+}
+
+/** The failed findings of each audit, in order. */
+async function failedFindings(db: Kysely<Database>, auditIds: string[]) {
+  const rows = await db.selectFrom('findings').selectAll().where('audit_id', 'in', auditIds).where('status', '=', 'fail').orderBy('audit_id').orderBy('position').execute();
+  return groupFindings(rows);
+}
+
+function groupFindings(rows: readonly Selectable<FindingsTable>[]) {
+  const byAudit = new Map<string, ReturnType<typeof findingOf>[]>();
+  for (const row of rows) {
+    const list = byAudit.get(row.audit_id);
+    if (list === undefined) byAudit.set(row.audit_id, [findingOf(row)]);
+    else list.push(findingOf(row));
+  }
+  return byAudit;
+}
+
+/**
+ * For each identity, the newest audit of the page older than `againstId` that had it: an index
+ * seek per identity in audit_occurrences, and the findings of the page's audits stored before
+ * migration 0013 (identity_backlog), computed here. Both reads take the `against` audit's stored
+ * time, microseconds included, from the database rather than from a JavaScript Date.
+ */
+async function lastSeenBefore(db: Kysely<Database>, pageKey: string, againstId: string, identities: string[]): Promise<Map<string, AuditRef>> {
+  const against = sql`against as (select id, created_at from audits where id = ${againstId})`;
+  const [stored, backlog] = await Promise.all([
+    sql<{ identity: string; audit_id: string; audit_created_at: Date }>`
+      with ${against}
+      select n.identity, o.audit_id, o.audit_created_at
+      from against, unnest(${identities}::text[]) as n(identity)
+      cross join lateral (
+        select audit_id, audit_created_at from audit_occurrences as o
+        where o.page_key = ${pageKey} and o.identity = n.identity
+          and o.audit_created_at <= against.created_at and (o.audit_created_at, o.audit_id) < (against.created_at, against.id)
+        order by o.audit_created_at desc, o.audit_id desc
+        limit 1
+      ) as o
+    `.execute(db),
+    sql<Selectable<FindingsTable> & { audit_created_at: Date }>`
+      with ${against}
+      select f.*, b.audit_created_at
+      from against, identity_backlog as b
+      join findings as f on f.audit_id = b.audit_id and f.status = 'fail'
+      where b.page_key = ${pageKey} and (b.audit_created_at, b.audit_id) < (against.created_at, against.id)
+      order by b.audit_created_at desc, b.audit_id desc, f.position
+    `.execute(db),
+  ]);
+  const seen = new Map<string, AuditRef>();
+  const offer = (identity: string, auditId: string, createdAt: Date) => {
+    const known = seen.get(identity);
+    if (known === undefined || createdAt > known.createdAt || (createdAt.getTime() === known.createdAt.getTime() && auditId > known.id)) {
+      seen.set(identity, { id: auditId, createdAt });
+    }
+  };
+  for (const row of stored.rows) offer(row.identity, row.audit_id, row.audit_created_at);
+  if (backlog.rows.length > 0) {
+    const wanted = new Set(identities);
+    const createdAt = new Map(backlog.rows.map((row) => [row.audit_id, row.audit_created_at]));
+    for (const [auditId, findings] of groupFindings(backlog.rows)) {
+      for (const { identity } of failedOccurrences(findings)) if (wanted.has(identity)) offer(identity, auditId, createdAt.get(auditId)!);
+    }
+  }
+  return seen;
+}
