@@ -109,9 +109,10 @@ export async function saveAudit(db: Kysely<Database>, audit: NewAudit, hooks: Sa
 /**
  * The previous audit of the page (same key, URL, branch and standard; created before this one, by
  * created_at then id) with its failed occurrences, for new-failures registrations; null when there
- * is none, undefined when the key has no such registration (`wanted`: already asked). Read after the advisory lock, which
- * orders the audits of the origin and branch, so the audit it finds is the one committed last.
- * An audit stored before migration 0013 has no identities stored: they come from its findings.
+ * is none, undefined when the key has no such registration (`wanted`: when the caller already
+ * asked). Read after the advisory lock, which orders the audits of the origin and branch, so the
+ * audit it finds is the one committed last. An audit stored before migration 0013 (or by a process
+ * still running older code) has no identities stored: they come from its findings.
  */
 async function previousAuditIfWanted(
   db: Kysely<Database>,
@@ -122,7 +123,13 @@ async function previousAuditIfWanted(
   if (wanted === false) return undefined;
   const { apiKeyId, branch, standard } = audit;
   const url = audit.url.href;
-  const rows = await sql<{ wanted: boolean; id: string | null; include_warnings: boolean | null; failed: boolean | null; identity: string | null; control: string | null; severity: string | null }>`
+  const { rows } = await sql<{
+    wanted: boolean;
+    id: string | null;
+    include_warnings: boolean | null;
+    failed: boolean | null;
+    occurrences: [identity: string, control: string, severity: Severity][] | null;
+  }>`
     with wanted as (
       select ${wanted === undefined ? newFailuresRegistered(apiKeyId, branch) : sql<boolean>`true`} as yes
     ), previous as (
@@ -136,21 +143,21 @@ async function previousAuditIfWanted(
       order by a.created_at desc, a.id desc
       limit 1
     )
-    select wanted.yes as wanted, p.id, p.include_warnings, p.failed, o.identity, o.control, o.severity
+    -- The occurrences as one JSON array, not a row each (see storedOccurrences in changes.ts).
+    select wanted.yes as wanted, p.id, p.include_warnings, p.failed,
+           (select json_agg(json_build_array(o.identity, o.control, o.severity) order by o.position)
+            from audit_occurrences as o where o.audit_id = p.id) as occurrences
     from wanted
     left join previous as p on true
-    left join audit_occurrences as o on o.audit_id = p.id
-    order by o.position
   `.execute(db);
-  const first = rows.rows[0]!;
-  if (!first.wanted) return undefined;
-  if (first.id === null) return null;
-  const stored = rows.rows.filter((row) => row.identity !== null);
+  const previous = rows[0]!;
+  if (!previous.wanted) return undefined;
+  if (previous.id === null) return null;
   const occurrences =
-    stored.length > 0 || !first.failed
-      ? stored.map((row) => ({ identity: row.identity!, control: row.control!, severity: row.severity as Severity }))
-      : failedOccurrences(await storedFailures(db, first.id));
-  return { id: first.id, includeWarnings: first.include_warnings!, occurrences };
+    previous.occurrences !== null || !previous.failed
+      ? (previous.occurrences ?? []).map(([identity, control, severity]) => ({ identity, control, severity }))
+      : failedOccurrences(await storedFailures(db, previous.id));
+  return { id: previous.id, includeWarnings: previous.include_warnings!, occurrences };
 }
 
 async function insertAudit(
@@ -198,7 +205,8 @@ async function insertAudit(
         ${column(findings, (f) => f.source ?? null)}::text[]
       ) with ordinality as f(control, status, severity, evidence, selector, snippet, occurrences, rules, act_rules, source, position)
     ), occurrences as (
-      -- Each failed occurrence by its identity, for the page's history (GET …/changes, new-failures).
+      -- Each failed occurrence by its identity, for the page's history (GET …/changes, new-failures),
+      -- in failedOccurrences' order: a reader zips them back onto the findings without hashing.
       insert into audit_occurrences (audit_id, position, page_key, audit_created_at, identity, control, severity)
       select audit.id, o.position - 1,
              audit_page_key(${audit.apiKeyId}::uuid, ${audit.url.href}::text, ${audit.branch}::text, ${audit.standard ?? null}::text),
@@ -296,11 +304,12 @@ function checkedControlOf(row: Selectable<AuditControlsTable>): CheckedControl {
 }
 
 /** The failed findings of a stored audit, in order. */
-export async function storedFailures(db: Kysely<Database>, auditId: string): Promise<Finding[]> {
+async function storedFailures(db: Kysely<Database>, auditId: string): Promise<Finding[]> {
   const rows = await db.selectFrom('findings').selectAll().where('audit_id', '=', auditId).where('status', '=', 'fail').orderBy('position').execute();
   return rows.map(findingOf);
 }
 
+/** A stored finding as the 201 returned it (also how GET …/changes reads findings). */
 export function findingOf(row: Selectable<FindingsTable>): Finding {
   const finding: Finding = {
     control: row.control,

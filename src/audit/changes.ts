@@ -1,21 +1,26 @@
 // What changed between two audits of one page (the same key, requested URL, branch and standard):
 // the reads behind GET /api/v1/audits/{id}/changes. The comparison itself is identity.ts's.
 //
-// - Both audits' occurrences are computed from their stored findings, so an audit stored before
-//   migration 0013 compares like any other, and the endpoint has one code path.
+// - Both audits' occurrences come from their stored findings, each with the identity that the
+//   audit's statement stored beside it (audit_occurrences, in the same order), so nothing is hashed
+//   again; an audit stored before migration 0013 has none stored, is hashed here, and compares like
+//   any other.
 // - Without `against`, the audit is compared with the previous audit of its page, by created_at
 //   then id (what a new-failures event compared with, barring concurrent audits of one page).
 // - `regressed`: new occurrences that an audit of the page older than the one compared with had
 //   (so they were fixed, then came back). The history is read from audit_occurrences by identity
 //   (an index seek per new occurrence), and for audits stored before migration 0013, which have no
-//   rows there, from their findings (identity_backlog lists them per page).
+//   rows there, from their findings (identity_backlog lists them per page). An audit that a process
+//   still running older code stores after the migration is in neither, so during such a rolling
+//   deploy it is missing from this history (it still compares as `against` or as the audit).
 // - When either audit was stored without its warnings (`includeWarnings: false`), only errors are
 //   compared: a warning it never recorded must not read as fixed, nor one the other lacks as new.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, FindingsTable } from '../db/schema.ts';
 import { findingOf } from './audit-store.ts';
 import type { Severity } from './control.ts';
-import { compareOccurrences, failedOccurrences, type FailedControl, type FailedOccurrence } from './identity.ts';
+import type { Finding } from './findings.ts';
+import { compareOccurrences, failedOccurrences, type Comparable, type FailedControl, type FailedOccurrence } from './identity.ts';
 
 export interface AuditRef {
   id: string;
@@ -60,7 +65,7 @@ const samePage = sql`(p.api_key_id = a.api_key_id and p.requested_url = a.reques
  * `apiKeyId`. Ids must be UUIDs (the caller checks: the columns would refuse anything else).
  */
 export async function auditChanges(db: Kysely<Database>, apiKeyId: string, id: string, against?: string): Promise<ChangesOutcome> {
-  const earlier =
+  const againstRow =
     against === undefined
       ? sql`
           select p.id, p.created_at, p.include_warnings, true as same_page, true as earlier
@@ -87,7 +92,7 @@ export async function auditChanges(db: Kysely<Database>, apiKeyId: string, id: s
     select a.id, a.created_at, a.include_warnings, audit_page_key(a.api_key_id, a.requested_url, a.branch, a.standard) as page_key,
            p.id as against_id, p.created_at as against_created_at, p.include_warnings as against_include_warnings, p.same_page, p.earlier
     from audits as a
-    left join lateral (${earlier}) as p on true
+    left join lateral (${againstRow}) as p on true
     where a.id = ${id} and a.api_key_id = ${apiKeyId}
   `.execute(db);
   const audit = rows[0];
@@ -96,25 +101,43 @@ export async function auditChanges(db: Kysely<Database>, apiKeyId: string, id: s
   if (audit.same_page === false) return { outcome: 'other page' };
   if (audit.earlier === false) return { outcome: 'not earlier' };
 
-  const findings = await failedFindings(db, audit.against_id === null ? [audit.id] : [audit.id, audit.against_id]);
+  const againstId = audit.against_id;
+  const [findings, stored] = await Promise.all([
+    failedFindings(db, [audit.id]),
+    storedOccurrences(db, againstId === null ? [audit.id] : [audit.id, againstId]),
+  ]);
   const severities = audit.include_warnings && audit.against_include_warnings !== false ? ALL_SEVERITIES : ['error' as const];
-  const current = failedOccurrences(findings.get(audit.id) ?? [], severities);
-  const previous = audit.against_id === null ? [] : failedOccurrences(findings.get(audit.against_id) ?? [], severities);
-  const { controls, occurrences } = compareOccurrences(current, previous);
+  const compared = <O extends Comparable>(list: readonly O[]) => list.filter((o) => severities.includes(o.severity));
+  const occurrencesOf = (auditId: string, found: Map<string, Finding[]>) =>
+    compared(failedOccurrences(found.get(auditId) ?? [], stored.get(auditId)?.map((o) => o.identity)));
+  const current = occurrencesOf(audit.id, findings);
+  // The earlier audit's stored identities are enough to compare with; its findings, the bulk of
+  // the reading, are read only for the details of what was fixed, or when it has no identities
+  // stored (before migration 0013; or nothing failed, and then there are none to read).
+  const earlierDetails = async () => occurrencesOf(againstId!, await failedFindings(db, [againstId!]));
+  const earlierStored = againstId === null ? [] : stored.get(againstId);
+  const earlier = earlierStored ?? (await earlierDetails());
+  const { controls, occurrences } = compareOccurrences(current, compared(earlier));
+  // Without stored identities `earlier` already has the details; with them, they are looked up.
+  let fixed = occurrences.fixed as FailedOccurrence[];
+  if (earlierStored !== undefined && fixed.length > 0) {
+    const byIdentity = new Map((await earlierDetails()).map((o) => [o.identity, o]));
+    fixed = occurrences.fixed.map((o) => byIdentity.get(o.identity)!);
+  }
   const lastSeen =
-    audit.against_id === null || occurrences.new.length === 0
+    againstId === null || occurrences.new.length === 0
       ? new Map<string, AuditRef>()
-      : await lastSeenBefore(db, audit.page_key, audit.against_id, occurrences.new.map((o) => o.identity));
+      : await lastSeenBefore(db, audit.page_key, againstId, occurrences.new.map((o) => o.identity));
   return {
     outcome: 'compared',
     changes: {
       audit: { id: audit.id, createdAt: audit.created_at },
-      against: audit.against_id === null ? null : { id: audit.against_id, createdAt: audit.against_created_at! },
+      against: againstId === null ? null : { id: againstId, createdAt: audit.against_created_at! },
       severities,
       controls,
       occurrences: {
         new: occurrences.new.map(shown),
-        fixed: occurrences.fixed.map(shown),
+        fixed: fixed.map(shown),
         persisting: occurrences.persisting.map(shown),
         regressed: occurrences.new.flatMap((o) => {
           const seen = lastSeen.get(o.identity);
@@ -133,6 +156,24 @@ function shown({ finding: _, ...occurrence }: FailedOccurrence): ChangedOccurren
 async function failedFindings(db: Kysely<Database>, auditIds: string[]) {
   const rows = await db.selectFrom('findings').selectAll().where('audit_id', 'in', auditIds).where('status', '=', 'fail').orderBy('audit_id').orderBy('position').execute();
   return groupFindings(rows);
+}
+
+/**
+ * The failed occurrences each audit's statement stored, in order: identity, control, severity. They
+ * spare hashing occurrences again, and reading the earlier audit's findings when nothing was fixed.
+ * An audit stored before migration 0013, or without failures, has none.
+ */
+async function storedOccurrences(db: Kysely<Database>, auditIds: string[]): Promise<Map<string, Comparable[]>> {
+  // One row per audit, a JSON array: thousands of one-line rows, or of elements of PostgreSQL
+  // arrays, cost several times more to read (measured on the embedded database, whose wire protocol
+  // and array syntax are parsed in JavaScript; JSON.parse is native).
+  const { rows } = await sql<{ audit_id: string; occurrences: [identity: string, control: string, severity: Severity][] }>`
+    select audit_id, json_agg(json_build_array(identity, control, severity) order by position) as occurrences
+    from audit_occurrences
+    where audit_id = any(${auditIds}::uuid[])
+    group by audit_id
+  `.execute(db);
+  return new Map(rows.map((row) => [row.audit_id, row.occurrences.map(([identity, control, severity]) => ({ identity, control, severity }))]));
 }
 
 function groupFindings(rows: readonly Selectable<FindingsTable>[]) {

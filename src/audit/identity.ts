@@ -94,32 +94,27 @@ export function identityOf(control: string, rule: string | null, selector: strin
 }
 
 /**
- * Every failed occurrence of a findings list, in list order, each identity once (the first
- * wins). Inconclusive findings are not failures and are left out, as are findings whose severity
- * is not in `severities` (all by default).
+ * Every failed occurrence of a findings list, in list order: each occurrence of a finding that
+ * lists them, and any other failed finding as one. Inconclusive findings are not failures.
+ * `stored`: the identities of exactly this list as saved with its audit, in this order (one per
+ * occurrence, else they are ignored), which spares hashing them again.
  */
 export function failedOccurrences(
   findings: readonly Pick<Finding, 'control' | 'status' | 'severity' | 'location' | 'occurrences'>[],
-  severities: readonly Severity[] = ['error', 'warning'],
+  stored?: readonly string[],
 ): FailedOccurrence[] {
-  const out: FailedOccurrence[] = [];
-  const seen = new Set<string>();
-  const add = (occurrence: Omit<FailedOccurrence, 'identity'>) => {
-    const identity = identityOf(occurrence.control, occurrence.rule, occurrence.selector, occurrence.snippet);
-    if (seen.has(identity)) return;
-    seen.add(identity);
-    out.push({ identity, ...occurrence });
-  };
+  const found: Omit<FailedOccurrence, 'identity'>[] = [];
   findings.forEach((finding, index) => {
-    if (finding.status !== 'fail' || !severities.includes(finding.severity)) return;
+    if (finding.status !== 'fail') return;
     const { control, severity } = finding;
     if (finding.occurrences !== undefined && finding.occurrences.length > 0) {
-      for (const { rule, selector, snippet } of finding.occurrences) add({ control, severity, rule, selector, snippet, finding: index });
+      for (const { rule, selector, snippet } of finding.occurrences) found.push({ control, severity, rule, selector, snippet, finding: index });
     } else {
-      add({ control, severity, rule: null, selector: finding.location?.selector ?? null, snippet: finding.location?.snippet ?? null, finding: index });
+      found.push({ control, severity, rule: null, selector: finding.location?.selector ?? null, snippet: finding.location?.snippet ?? null, finding: index });
     }
   });
-  return out;
+  const known = stored !== undefined && stored.length === found.length ? stored : undefined;
+  return found.map((o, i) => ({ identity: known?.[i] ?? identityOf(o.control, o.rule, o.selector, o.snippet), ...o }));
 }
 
 /** A failed control on one side of a comparison, with the highest severity it failed with there. */
@@ -139,9 +134,15 @@ export interface OccurrenceChanges<C extends Comparable = FailedOccurrence, E ex
 
 /**
  * What changed from `earlier` to `current`: occurrences and controls that fail only now (new),
- * only before (fixed), or in both (persisting). With no earlier audit everything is new.
+ * only before (fixed), or in both (persisting), each identity once. With no earlier audit
+ * everything is new.
  */
-export function compareOccurrences<C extends Comparable, E extends Comparable = C>(current: readonly C[], earlier: readonly E[]): OccurrenceChanges<C, E> {
+export function compareOccurrences<C extends Comparable, E extends Comparable = C>(
+  currentList: readonly C[],
+  earlierList: readonly E[],
+): OccurrenceChanges<C, E> {
+  const current = distinct(currentList);
+  const earlier = distinct(earlierList);
   const before = new Set(earlier.map((o) => o.identity));
   const now = new Set(current.map((o) => o.identity));
   const currentControls = failedControls(current);
@@ -158,6 +159,12 @@ export function compareOccurrences<C extends Comparable, E extends Comparable = 
       persisting: current.filter((o) => before.has(o.identity)),
     },
   };
+}
+
+/** Each identity once (the first): an engine lists an element once per rule, but nothing else promises it. */
+function distinct<O extends Comparable>(list: readonly O[]): O[] {
+  const seen = new Set<string>();
+  return list.filter((o) => !seen.has(o.identity) && seen.add(o.identity));
 }
 
 /** Each control once, in first-seen order, with an error winning over a warning. */

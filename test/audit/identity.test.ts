@@ -111,12 +111,22 @@ describe('failed occurrences of a findings list', () => {
         ['2.4.6', 'empty-heading', 'h2', 4, 'warning'],
       ],
     );
-    assert.deepEqual(failedOccurrences(findings, ['error']).map((o) => o.control), ['privacy.privacy-policy-link', 'privacy.consent-banner', '1.1.1', '1.1.1']);
   });
 
-  test('an identity met twice is listed once', () => {
+  test('stored identities are used when there is one per occurrence, and ignored otherwise', () => {
+    const findings = [finding('1.1.1', { occurrences: [{ rule: 'image-name', selector: 'img', snippet: '<img>' }] }), finding('privacy.privacy-policy-link')];
+    const computed = failedOccurrences(findings).map((o) => o.identity);
+    assert.deepEqual(failedOccurrences(findings, ['s1', 's2']).map((o) => o.identity), ['s1', 's2']);
+    assert.deepEqual(failedOccurrences(findings, ['s1']).map((o) => o.identity), computed);
+    assert.deepEqual(failedOccurrences(findings, []).map((o) => o.identity), computed);
+  });
+
+  test('an identity met twice is compared once', () => {
     const twice = { rule: 'image-alt', selector: 'img', snippet: '<img>' };
-    assert.equal(failedOccurrences([finding('1.1.1', { occurrences: [twice, { ...twice, snippet: ' <img> ' }] })]).length, 1);
+    const listed = failedOccurrences([finding('1.1.1', { occurrences: [twice, { ...twice, snippet: ' <img> ' }] })]);
+    assert.equal(listed.length, 2, 'listed as the findings list them (the stored positions follow this list)');
+    assert.equal(compareOccurrences(listed, []).occurrences.new.length, 1);
+    assert.deepEqual(compareOccurrences(listed, listed).occurrences, { new: [], fixed: [], persisting: [listed[0]] });
   });
 });
 

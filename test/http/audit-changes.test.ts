@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { createApiKey } from '../../src/auth/api-keys.ts';
+import type { Finding } from '../../src/audit/findings.ts';
+import { failedOccurrences } from '../../src/audit/identity.ts';
 import * as identitiesMigration from '../../src/db/migrations/0013_finding_identities.ts';
 import { AGAINST_MESSAGES } from '../../src/http/routes/changes.ts';
 import { openTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -179,6 +181,10 @@ describe('comparisons with the previous audit of the page', () => {
     const capped = first.findings.filter((f) => f.status === 'fail' && f.occurrences?.length === 50);
     assert.ok(capped.length >= 3, `criteria at the cap: ${capped.map((f) => f.control)}`);
     const second = await audit('/crowded', CROWDED);
+    // The statement stored each occurrence's identity in failedOccurrences' order (the endpoint
+    // reads them back instead of hashing again): exactly what the findings give.
+    const stored = await database.db.selectFrom('audit_occurrences').select(['identity', 'control', 'severity']).where('audit_id', '=', second.id).orderBy('position').execute();
+    assert.deepEqual(stored, failedOccurrences(second.findings as Finding[]).map(({ identity, control, severity }) => ({ identity, control, severity })));
     const body = await changes(second.id);
     const listed = second.findings.filter((f) => f.status === 'fail').reduce((n, f) => n + (f.occurrences?.length ?? 1), 0);
     assert.equal(body.totals.persisting, listed);
