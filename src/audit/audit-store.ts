@@ -2,7 +2,7 @@
 // rows) in one statement: a client never sees a 201 for an audit that is only partly stored. Reads it back
 // as the same snapshot the 201 was built from, and lists a key's audits newest first.
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { AuditControlsTable, Database, FindingsTable } from '../db/schema.ts';
 import { pageOf, POSITION_FORMAT, type ListPosition } from '../db/keyset.ts';
 import type { PreviousAudit } from '../alerts/matching.ts';
@@ -106,13 +106,56 @@ export async function saveAudit(db: Kysely<Database>, audit: NewAudit, hooks: Sa
   }
 }
 
+/** An audit's page and place in its history, as SQL values (parameters or another query's columns). */
+export interface PageRef {
+  apiKeyId: RawBuilder<unknown>;
+  url: RawBuilder<unknown>;
+  branch: RawBuilder<unknown>;
+  standard: RawBuilder<unknown>;
+  createdAt: RawBuilder<unknown>;
+  id: RawBuilder<unknown>;
+}
+
+/** The page of an audit about to be stored, with the id it will have, created at the transaction's start (now()). */
+function pageOfNew(audit: NewAudit, id: string): PageRef {
+  return {
+    apiKeyId: sql`${audit.apiKeyId}::uuid`,
+    url: sql`${audit.url.href}::text`,
+    branch: sql`${audit.branch}::text`,
+    standard: sql`${audit.standard ?? null}::text`,
+    // The `audit` CTE's created_at defaults to now(): the transaction's start, the same in every statement.
+    createdAt: sql`now()`,
+    id: sql`${id}::uuid`,
+  };
+}
+
 /**
- * The previous audit of the page (same key, URL, branch and standard; created before this one, by
- * created_at then id) with its failed occurrences, for new-failures registrations; null when there
- * is none, undefined when the key has no such registration (`wanted`: when the caller already
- * asked). Read after the advisory lock, which orders the audits of the origin and branch, so the
- * audit it finds is the one committed last. An audit stored before migration 0013 (or by a process
- * still running older code) has no identities stored: they come from its findings.
+ * A scalar subquery: the id of the previous audit of a page (same key, URL, branch and standard;
+ * the newest created before it, by created_at then id), found by the audits_page_idx index. The
+ * page key is an md5, so the columns are compared too.
+ */
+export function previousAuditId(page: PageRef): RawBuilder<string | null> {
+  return sql`(
+    select p.id from audits as p
+    where audit_page_key(p.api_key_id, p.requested_url, p.branch, p.standard) = audit_page_key(${page.apiKeyId}, ${page.url}, ${page.branch}, ${page.standard})
+      and ${isAuditOf(sql`p`, page)} and p.created_at <= ${page.createdAt} and (p.created_at, p.id) < (${page.createdAt}, ${page.id})
+    order by p.created_at desc, p.id desc
+    limit 1
+  )`;
+}
+
+/** Whether the audit `alias` is of the page (key, URL, branch, standard). */
+export function isAuditOf(alias: RawBuilder<unknown>, page: PageRef): RawBuilder<boolean> {
+  return sql<boolean>`(${alias}.api_key_id = ${page.apiKeyId} and ${alias}.requested_url = ${page.url} and ${alias}.branch = ${page.branch}
+    and ${alias}.standard is not distinct from ${page.standard})`;
+}
+
+/**
+ * The previous audit of the page with its failed occurrences, for new-failures registrations; null
+ * when there is none, undefined when the key has no such registration (`wanted`: when the caller
+ * already asked). Read after the advisory lock, which orders the audits of the origin and branch,
+ * so the audit it finds is the one committed last. An audit stored before migration 0013 (or by a
+ * process still running older code) has no identities stored: they come from its findings.
  */
 async function previousAuditIfWanted(
   db: Kysely<Database>,
@@ -121,42 +164,26 @@ async function previousAuditIfWanted(
   wanted?: boolean,
 ): Promise<PreviousAudit | null | undefined> {
   if (wanted === false) return undefined;
-  const { apiKeyId, branch, standard } = audit;
-  const url = audit.url.href;
   const { rows } = await sql<{
     wanted: boolean;
     id: string | null;
     include_warnings: boolean | null;
-    failed: boolean | null;
     occurrences: [identity: string, control: string, severity: Severity][] | null;
   }>`
     with wanted as (
-      select ${wanted === undefined ? newFailuresRegistered(apiKeyId, branch) : sql<boolean>`true`} as yes
-    ), previous as (
-      select a.id, a.include_warnings,
-             exists (select 1 from findings as f where f.audit_id = a.id and f.status = 'fail') as failed
-      from audits as a
-      where (select yes from wanted)
-        and audit_page_key(a.api_key_id, a.requested_url, a.branch, a.standard) = audit_page_key(${apiKeyId}::uuid, ${url}::text, ${branch}::text, ${standard ?? null}::text)
-        and a.api_key_id = ${apiKeyId} and a.requested_url = ${url} and a.branch = ${branch} and a.standard is not distinct from ${standard ?? null}::text
-        and a.created_at <= now() and (a.created_at, a.id) < (now(), ${id}::uuid)
-      order by a.created_at desc, a.id desc
-      limit 1
+      select ${wanted === undefined ? newFailuresRegistered(audit.apiKeyId, audit.branch) : sql<boolean>`true`} as yes
     )
-    -- The occurrences as one JSON array, not a row each (see storedOccurrences in changes.ts).
-    select wanted.yes as wanted, p.id, p.include_warnings, p.failed,
-           (select json_agg(json_build_array(o.identity, o.control, o.severity) order by o.position)
-            from audit_occurrences as o where o.audit_id = p.id) as occurrences
+    select wanted.yes as wanted, p.id, p.include_warnings, i.occurrences
     from wanted
-    left join previous as p on true
+    left join audits as p on wanted.yes and p.id = ${previousAuditId(pageOfNew(audit, id))}
+    left join audit_identities as i on i.audit_id = p.id
   `.execute(db);
   const previous = rows[0]!;
   if (!previous.wanted) return undefined;
   if (previous.id === null) return null;
   const occurrences =
-    previous.occurrences !== null || !previous.failed
-      ? (previous.occurrences ?? []).map(([identity, control, severity]) => ({ identity, control, severity }))
-      : failedOccurrences(await storedFailures(db, previous.id));
+    previous.occurrences?.map(([identity, control, severity]) => ({ identity, control, severity })) ??
+    failedOccurrences(await storedFailures(db, previous.id));
   return { id: previous.id, includeWarnings: previous.include_warnings!, occurrences };
 }
 
@@ -204,17 +231,22 @@ async function insertAudit(
         ${column(findings, (f) => (f.actRules === undefined ? null : JSON.stringify(f.actRules)))}::text[],
         ${column(findings, (f) => f.source ?? null)}::text[]
       ) with ordinality as f(control, status, severity, evidence, selector, snippet, occurrences, rules, act_rules, source, position)
-    ), occurrences as (
-      -- Each failed occurrence by its identity, for the page's history (GET …/changes, new-failures),
-      -- in failedOccurrences' order: a reader zips them back onto the findings without hashing.
-      insert into audit_occurrences (audit_id, position, page_key, audit_created_at, identity, control, severity)
-      select audit.id, o.position - 1,
-             audit_page_key(${audit.apiKeyId}::uuid, ${audit.url.href}::text, ${audit.branch}::text, ${audit.standard ?? null}::text),
-             audit.created_at, o.identity, o.control, o.severity
-      from audit, unnest(
-        ${column(occurrences, (o) => o.identity)}::text[], ${column(occurrences, (o) => o.control)}::text[],
-        ${column(occurrences, (o) => o.severity)}::text[]
-      ) with ordinality as o(identity, control, severity, position)
+    ), identities as (
+      -- The failed occurrences by identity, in failedOccurrences' order: GET …/changes and
+      -- new-failures read them back onto the findings instead of hashing them again.
+      insert into audit_identities (audit_id, occurrences)
+      select audit.id, ${JSON.stringify(occurrences.map((o) => [o.identity, o.control, o.severity]))}::json from audit
+    ), appearances as (
+      -- The identities that the previous audit of the page did not have (all of a first audit's):
+      -- when each appeared, for GET …/changes' regressed. An unchanged page writes nothing here.
+      insert into identity_appearances (page_key, identity, audit_created_at, audit_id)
+      select audit_page_key(${audit.apiKeyId}::uuid, ${audit.url.href}::text, ${audit.branch}::text, ${audit.standard ?? null}::text),
+             n.identity, audit.created_at, audit.id
+      from audit, (
+        select unnest(${column(occurrences, (o) => o.identity)}::text[]) as identity
+        except
+        select json_array_elements(i.occurrences) ->> 0 from audit_identities as i where i.audit_id = ${previousAuditId(pageOfNew(audit, id))}
+      ) as n
     ), queued as (
       ${queueFailureEvents({
         id,

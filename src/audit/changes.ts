@@ -17,7 +17,7 @@
 //   compared: a warning it never recorded must not read as fixed, nor one the other lacks as new.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, FindingsTable } from '../db/schema.ts';
-import { findingOf } from './audit-store.ts';
+import { findingOf, isAuditOf, previousAuditId, type PageRef } from './audit-store.ts';
 import type { Severity } from './control.ts';
 import type { Finding } from './findings.ts';
 import { compareOccurrences, failedOccurrences, type Comparable, type FailedControl, type FailedOccurrence } from './identity.ts';
@@ -31,8 +31,8 @@ export interface AuditRef {
 export type ChangedOccurrence = Omit<FailedOccurrence, 'finding'>;
 
 export interface RegressedOccurrence extends ChangedOccurrence {
-  /** The newest audit of the page before the one compared with that had it. */
-  lastSeenIn: AuditRef;
+  /** The newest audit of the page before the one compared with in which it appeared (see seenBefore). */
+  seenIn: AuditRef;
 }
 
 export interface AuditChanges {
@@ -56,9 +56,15 @@ export type ChangesOutcome =
 
 const ALL_SEVERITIES: Severity[] = ['error', 'warning'];
 
-/** `p` is an audit of `a`'s page: key, URL, branch, standard (the page key's md5 alone could collide). */
-const samePage = sql`(p.api_key_id = a.api_key_id and p.requested_url = a.requested_url and p.branch = a.branch
-  and p.standard is not distinct from a.standard)`;
+/** Audit `a` (the one asked about) as a page and a place in its history. */
+const auditA: PageRef = {
+  apiKeyId: sql`a.api_key_id`,
+  url: sql`a.requested_url`,
+  branch: sql`a.branch`,
+  standard: sql`a.standard`,
+  createdAt: sql`a.created_at`,
+  id: sql`a.id`,
+};
 
 /**
  * The changes from `against` (or the page's previous audit) to audit `id`, both owned by
@@ -70,12 +76,10 @@ export async function auditChanges(db: Kysely<Database>, apiKeyId: string, id: s
       ? sql`
           select p.id, p.created_at, p.include_warnings, true as same_page, true as earlier
           from audits as p
-          where audit_page_key(p.api_key_id, p.requested_url, p.branch, p.standard) = audit_page_key(a.api_key_id, a.requested_url, a.branch, a.standard)
-            and ${samePage} and p.created_at <= a.created_at and (p.created_at, p.id) < (a.created_at, a.id)
-          order by p.created_at desc, p.id desc
-          limit 1`
+          where p.id = ${previousAuditId(auditA)}`
       : sql`
-          select p.id, p.created_at, p.include_warnings, ${samePage} as same_page, (p.created_at, p.id) < (a.created_at, a.id) as earlier
+          select p.id, p.created_at, p.include_warnings, ${isAuditOf(sql`p`, auditA)} as same_page,
+                 (p.created_at, p.id) < (a.created_at, a.id) as earlier
           from audits as p
           where p.id = ${against} and p.api_key_id = a.api_key_id`;
   const { rows } = await sql<{
@@ -124,10 +128,10 @@ export async function auditChanges(db: Kysely<Database>, apiKeyId: string, id: s
     const byIdentity = new Map((await earlierDetails()).map((o) => [o.identity, o]));
     fixed = occurrences.fixed.map((o) => byIdentity.get(o.identity)!);
   }
-  const lastSeen =
+  const seen =
     againstId === null || occurrences.new.length === 0
       ? new Map<string, AuditRef>()
-      : await lastSeenBefore(db, audit.page_key, againstId, occurrences.new.map((o) => o.identity));
+      : await seenBefore(db, audit.page_key, againstId, occurrences.new.map((o) => o.identity));
   return {
     outcome: 'compared',
     changes: {
@@ -140,8 +144,8 @@ export async function auditChanges(db: Kysely<Database>, apiKeyId: string, id: s
         fixed: fixed.map(shown),
         persisting: occurrences.persisting.map(shown),
         regressed: occurrences.new.flatMap((o) => {
-          const seen = lastSeen.get(o.identity);
-          return seen === undefined ? [] : [{ ...shown(o), lastSeenIn: seen }];
+          const seenIn = seen.get(o.identity);
+          return seenIn === undefined ? [] : [{ ...shown(o), seenIn }];
         }),
       },
     },
@@ -159,21 +163,15 @@ async function failedFindings(db: Kysely<Database>, auditIds: string[]) {
 }
 
 /**
- * The failed occurrences each audit's statement stored, in order: identity, control, severity. They
- * spare hashing occurrences again, and reading the earlier audit's findings when nothing was fixed.
- * An audit stored before migration 0013, or without failures, has none.
+ * The failed occurrences each audit's statement stored (audit_identities), in order: identity,
+ * control, severity. They spare hashing occurrences again, and reading the earlier audit's findings
+ * when nothing was fixed. An audit stored before migration 0013 has none.
  */
 async function storedOccurrences(db: Kysely<Database>, auditIds: string[]): Promise<Map<string, Comparable[]>> {
-  // One row per audit, a JSON array: thousands of one-line rows, or of elements of PostgreSQL
-  // arrays, cost several times more to read (measured on the embedded database, whose wire protocol
-  // and array syntax are parsed in JavaScript; JSON.parse is native).
-  const { rows } = await sql<{ audit_id: string; occurrences: [identity: string, control: string, severity: Severity][] }>`
-    select audit_id, json_agg(json_build_array(identity, control, severity) order by position) as occurrences
-    from audit_occurrences
-    where audit_id = any(${auditIds}::uuid[])
-    group by audit_id
-  `.execute(db);
-  return new Map(rows.map((row) => [row.audit_id, row.occurrences.map(([identity, control, severity]) => ({ identity, control, severity }))]));
+  const rows = await db.selectFrom('audit_identities').select(['audit_id', 'occurrences']).where('audit_id', 'in', auditIds).execute();
+  return new Map(
+    rows.map((row) => [row.audit_id, row.occurrences.map(([identity, control, severity]) => ({ identity, control, severity: severity as Severity }))]),
+  );
 }
 
 function groupFindings(rows: readonly Selectable<FindingsTable>[]) {
@@ -187,25 +185,28 @@ function groupFindings(rows: readonly Selectable<FindingsTable>[]) {
 }
 
 /**
- * For each identity, the newest audit of the page older than `againstId` that had it: an index
- * seek per identity in audit_occurrences, and the findings of the page's audits stored before
- * migration 0013 (identity_backlog), computed here. Both reads take the `against` audit's stored
- * time, microseconds included, from the database rather than from a JavaScript Date.
+ * For each identity, the newest audit of the page older than `againstId` in which it appeared (had
+ * it where the audit before it did not): an index seek per identity in identity_appearances. An
+ * identity present in any audit of the page older than `againstId` has such a row, since every
+ * audit records what it has that its previous audit had not, back to the page's first audit. The
+ * page's audits stored before migration 0013 have no rows: their findings are read (through
+ * identity_backlog) and hashed here. Both reads take the `against` audit's stored time, microseconds
+ * included, from the database rather than from a JavaScript Date.
  */
-async function lastSeenBefore(db: Kysely<Database>, pageKey: string, againstId: string, identities: string[]): Promise<Map<string, AuditRef>> {
+async function seenBefore(db: Kysely<Database>, pageKey: string, againstId: string, identities: string[]): Promise<Map<string, AuditRef>> {
   const against = sql`against as (select id, created_at from audits where id = ${againstId})`;
-  const [stored, backlog] = await Promise.all([
+  const [appeared, backlog] = await Promise.all([
     sql<{ identity: string; audit_id: string; audit_created_at: Date }>`
       with ${against}
-      select n.identity, o.audit_id, o.audit_created_at
+      select n.identity, s.audit_id, s.audit_created_at
       from against, unnest(${identities}::text[]) as n(identity)
       cross join lateral (
-        select audit_id, audit_created_at from audit_occurrences as o
-        where o.page_key = ${pageKey} and o.identity = n.identity
-          and o.audit_created_at <= against.created_at and (o.audit_created_at, o.audit_id) < (against.created_at, against.id)
-        order by o.audit_created_at desc, o.audit_id desc
+        select audit_id, audit_created_at from identity_appearances as s
+        where s.page_key = ${pageKey} and s.identity = n.identity
+          and s.audit_created_at <= against.created_at and (s.audit_created_at, s.audit_id) < (against.created_at, against.id)
+        order by s.audit_created_at desc, s.audit_id desc
         limit 1
-      ) as o
+      ) as s
     `.execute(db),
     sql<Selectable<FindingsTable> & { audit_created_at: Date }>`
       with ${against}
@@ -223,7 +224,7 @@ async function lastSeenBefore(db: Kysely<Database>, pageKey: string, againstId: 
       seen.set(identity, { id: auditId, createdAt });
     }
   };
-  for (const row of stored.rows) offer(row.identity, row.audit_id, row.audit_created_at);
+  for (const row of appeared.rows) offer(row.identity, row.audit_id, row.audit_created_at);
   if (backlog.rows.length > 0) {
     const wanted = new Set(identities);
     const createdAt = new Map(backlog.rows.map((row) => [row.audit_id, row.audit_created_at]));

@@ -37,7 +37,8 @@
 //
 // Changing any of this changes identities: bump IDENTITY_VERSION, since stored identities
 // (audit_occurrences) of earlier audits keep the old ones.
-import { createHash } from 'node:crypto';
+// A namespace import: `hash` is missing before Node 20.12, where a named import would not link.
+import * as nodeCrypto from 'node:crypto';
 import type { Severity } from './control.ts';
 import type { Finding } from './findings.ts';
 
@@ -59,21 +60,27 @@ export interface FailedOccurrence {
 }
 
 const WHITESPACE = /[ \t\n\r\f]+/g;
-const SPACE_AT_TAG = / ?([<>]) ?/g;
+const SPACE_AT_TAG = /[ \t\n\r\f]+(?=[<>])|(?<=[<>])[ \t\n\r\f]+/g;
+/** What a snippet with single spaces only, none at a tag's `<` or `>` nor at either end, never has. */
+const SNIPPET_TO_NORMALISE = /[\t\n\r\f]| {2}|> | <|^ | $/;
 const SELECTOR_CHILD = / ?> ?/g;
+/** What a selector written as the engine writes it (`a > b`, single spaces) never has. */
+const SELECTOR_TO_NORMALISE = /[\t\n\r\f]| {2}|^ | $|[^ ]>|>[^ ]/;
 const CACHE_BUSTER = /(&amp;|[?&])(v|ver|version|rev|cb|cachebust|cache_bust|cachebuster|bust|_|t|ts|timestamp|build)=([^&"'#\s<>]*)/gi;
 const BUILD_STAMP = /^(?:\d+(?:\.\d+)*|[0-9a-f]{6,64}|[0-9A-F]{6,64})$/;
 const HASHED_NAME = /([\w-]\.)([0-9a-f]{8,64})(?=\.[a-z0-9]{1,8}\b)/gi;
 const DIGIT = /\d/;
 const HEX_LETTER = /[a-f]/i;
 
+// Both run for every occurrence of every audit stored: what cannot match is not scanned for.
 export function normaliseSelector(selector: string): string {
+  if (!SELECTOR_TO_NORMALISE.test(selector)) return selector;
   return selector.replace(WHITESPACE, ' ').replace(SELECTOR_CHILD, ' > ').trim();
 }
 
 export function normaliseSnippet(snippet: string): string {
   let text = snippet;
-  if (text.includes('=')) {
+  if (text.includes('?')) {
     text = text.replace(CACHE_BUSTER, (whole, separator: string, name: string, value: string) =>
       BUILD_STAMP.test(value) ? `${separator}${name}=` : whole,
     );
@@ -81,16 +88,19 @@ export function normaliseSnippet(snippet: string): string {
   if (text.includes('.')) {
     text = text.replace(HASHED_NAME, (whole, before: string, hash: string) => (DIGIT.test(hash) && HEX_LETTER.test(hash) ? `${before}#` : whole));
   }
-  return text.replace(WHITESPACE, ' ').replace(SPACE_AT_TAG, '$1').trim();
+  return SNIPPET_TO_NORMALISE.test(text) ? text.replace(SPACE_AT_TAG, '').replace(WHITESPACE, ' ').trim() : text;
 }
+
+/** SHA-256 as hex: the one-shot `crypto.hash` (Node 20.12 and later, about twice as fast on short input) where there is one. */
+const sha256Hex: (text: string) => string =
+  typeof nodeCrypto.hash === 'function'
+    ? (text) => nodeCrypto.hash('sha256', text, 'hex')
+    : (text) => nodeCrypto.createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** The identity of one failed occurrence: 32 hex characters. */
 export function identityOf(control: string, rule: string | null, selector: string | null, snippet: string | null): string {
   const where = [selector === null ? null : normaliseSelector(selector), snippet === null ? null : normaliseSnippet(snippet)];
-  return createHash('sha256')
-    .update(JSON.stringify([IDENTITY_VERSION, control, rule, ...where]), 'utf8')
-    .digest('hex')
-    .slice(0, 32);
+  return sha256Hex(JSON.stringify([IDENTITY_VERSION, control, rule, ...where])).slice(0, 32);
 }
 
 /**

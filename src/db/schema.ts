@@ -182,17 +182,21 @@ export interface RemediationHeadsTable {
 }
 
 /**
- * Migration 0013: one row per failed occurrence of an audit (src/audit/identity.ts), written by the
- * statement that stores the audit. `page_key` is `audit_page_key(key, URL, branch, standard)`.
+ * Migration 0013: one row per audit, written by the statement that stores it: its failed
+ * occurrences as [identity, control, severity] (src/audit/identity.ts), in failedOccurrences' order.
  */
-export interface AuditOccurrencesTable {
+export interface AuditIdentitiesTable {
   audit_id: string;
-  position: number;
+  occurrences: ColumnType<[string, string, string][], string, never>;
+}
+
+/** Migration 0013: an identity that an audit of a page has and the previous audit of the page did not. */
+export interface IdentityAppearancesTable {
+  /** `audit_page_key(key, URL, branch, standard)`. */
   page_key: string;
-  audit_created_at: Date;
   identity: string;
-  control: string;
-  severity: string;
+  audit_created_at: Date;
+  audit_id: string;
 }
 
 /** Migration 0013: audits stored before it that have failures (no audit_occurrences rows). */
@@ -217,6 +221,7 @@ export interface Database {
   login_attempts: LoginAttemptsTable;
   remediation_tickets: RemediationTicketsTable;
   remediation_heads: RemediationHeadsTable;
-  audit_occurrences: AuditOccurrencesTable;
+  audit_identities: AuditIdentitiesTable;
+  identity_appearances: IdentityAppearancesTable;
   identity_backlog: IdentityBacklogTable;
 }

@@ -71,7 +71,7 @@ interface Occurrence {
   rule: string | null;
   selector: string | null;
   snippet: string | null;
-  lastSeenIn?: { id: string; createdAt: string };
+  seenIn?: { id: string; createdAt: string };
 }
 interface Changes {
   audit: { id: string; createdAt: string };
@@ -158,8 +158,8 @@ describe('comparisons with the previous audit of the page', () => {
     assert.deepEqual(snippets(body.occurrences.new), ['<img src="/a.png">']);
     assert.equal(body.occurrences.regressed.length, 1);
     const [regressed] = body.occurrences.regressed;
-    assert.deepEqual(regressed!.lastSeenIn, { id: broken.id, createdAt: broken.createdAt });
-    const { lastSeenIn: _, ...occurrence } = regressed!;
+    assert.deepEqual(regressed!.seenIn, { id: broken.id, createdAt: broken.createdAt });
+    const { seenIn: _, ...occurrence } = regressed!;
     assert.deepEqual(occurrence, body.occurrences.new[0]);
     // Against the first audit it is persisting, not new: nothing regressed.
     const againstFirst = await changes(again.id, `?against=${broken.id}`);
@@ -183,8 +183,12 @@ describe('comparisons with the previous audit of the page', () => {
     const second = await audit('/crowded', CROWDED);
     // The statement stored each occurrence's identity in failedOccurrences' order (the endpoint
     // reads them back instead of hashing again): exactly what the findings give.
-    const stored = await database.db.selectFrom('audit_occurrences').select(['identity', 'control', 'severity']).where('audit_id', '=', second.id).orderBy('position').execute();
-    assert.deepEqual(stored, failedOccurrences(second.findings as Finding[]).map(({ identity, control, severity }) => ({ identity, control, severity })));
+    const stored = await database.db.selectFrom('audit_identities').select('occurrences').where('audit_id', '=', second.id).executeTakeFirstOrThrow();
+    assert.deepEqual(stored.occurrences, failedOccurrences(second.findings as Finding[]).map(({ identity, control, severity }) => [identity, control, severity]));
+    // Nothing appeared: the page is unchanged, so the second audit records no appearance.
+    assert.deepEqual(await database.db.selectFrom('identity_appearances').select('identity').where('audit_id', '=', second.id).execute(), []);
+    const appeared = await database.db.selectFrom('identity_appearances').select('identity').where('audit_id', '=', first.id).execute();
+    assert.equal(appeared.length, stored.occurrences.length, 'the first audit of a page: every identity appeared');
     const body = await changes(second.id);
     const listed = second.findings.filter((f) => f.status === 'fail').reduce((n, f) => n + (f.occurrences?.length ?? 1), 0);
     assert.equal(body.totals.persisting, listed);
@@ -284,13 +288,15 @@ describe('auth and ids, as GET /api/v1/audits/{id}', () => {
 });
 
 // Last: it takes migration 0013 down and up again on this file's database, so every audit so far
-// becomes one stored before it (no identities stored; identity_backlog lists those with failures).
+// becomes one stored before it (no identities or appearances stored; identity_backlog lists those
+// with failures).
 test('audits stored before migration 0013 compare from their findings, and count for regressed', async () => {
   const broken = await audit('/legacy', shop({ b: 'Basket' }));
   const fixed = await audit('/legacy', shop({ a: 'Apples', b: 'Basket' }));
   await identitiesMigration.down(database.db);
   await identitiesMigration.up(database.db);
-  assert.deepEqual(await database.db.selectFrom('audit_occurrences').select('audit_id').execute(), []);
+  assert.deepEqual(await database.db.selectFrom('audit_identities').select('audit_id').execute(), []);
+  assert.deepEqual(await database.db.selectFrom('identity_appearances').select('audit_id').execute(), []);
 
   const legacy = await changes(fixed.id);
   assert.deepEqual(legacy.against, { id: broken.id, createdAt: broken.createdAt });
@@ -301,6 +307,6 @@ test('audits stored before migration 0013 compare from their findings, and count
   const body = await changes(again.id);
   assert.deepEqual(body.against, { id: fixed.id, createdAt: fixed.createdAt });
   assert.deepEqual(snippets(body.occurrences.new), ['<img src="/a.png">']);
-  assert.deepEqual(body.occurrences.regressed.map((o) => o.lastSeenIn), [{ id: broken.id, createdAt: broken.createdAt }]);
+  assert.deepEqual(body.occurrences.regressed.map((o) => o.seenIn), [{ id: broken.id, createdAt: broken.createdAt }]);
   assert.ok(body.totals.persisting >= 1);
 });

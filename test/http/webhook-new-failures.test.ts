@@ -138,7 +138,8 @@ test('new-failures: the first audit, nothing while nothing is new, then only the
   const changes = (await service.app.inject({ method: 'GET', url: `/api/v1/audits/${back.id}/changes`, headers: headers() })).json();
   assert.deepEqual(body.changes, { againstAuditId: fixed.id, new: 1, fixed: 0, persisting: changes.totals.persisting });
   assert.deepEqual(changes.occurrences.new.map((o: { snippet: string }) => o.snippet), ['<img src="/a.png">']);
-  assert.deepEqual(changes.occurrences.regressed.map((o: { lastSeenIn: { id: string } }) => o.lastSeenIn.id), [unchanged.id]);
+  // It appeared in the first audit (the unchanged one only kept it).
+  assert.deepEqual(changes.occurrences.regressed.map((o: { seenIn: { id: string } }) => o.seenIn.id), [first.id]);
 
   // The every-audit receiver got the spec's event, byte for byte in shape, after every audit.
   for (const audited of [first, unchanged, fixed, back]) {

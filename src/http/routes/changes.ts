@@ -57,7 +57,9 @@ const OccurrenceBody = Type.Object({
 
 const RegressedBody = Type.Object({
   ...OccurrenceBody.properties,
-  lastSeenIn: Type.Object(AuditRefBody.properties, { description: 'The newest audit of the page before `against` that had it.' }),
+  seenIn: Type.Object(AuditRefBody.properties, {
+    description: 'The newest audit of the page before `against` in which it appeared (had it where the audit before it did not, or was the page’s first).',
+  }),
 });
 
 const ControlBody = Type.Object({
@@ -129,7 +131,7 @@ const ChangesBody = Type.Object(
               snippet: '<img src="/logo.png?v=">',
             },
           ],
-          regressed: [{ ...EXAMPLE_OCCURRENCE, lastSeenIn: { id: '2c4e6a80-1b3d-4f5a-8c7e-9d0f1a2b3c4d', createdAt: '2026-02-22T10:00:13.402Z' } }],
+          regressed: [{ ...EXAMPLE_OCCURRENCE, seenIn: { id: '2c4e6a80-1b3d-4f5a-8c7e-9d0f1a2b3c4d', createdAt: '2026-02-22T10:00:13.402Z' } }],
         },
       },
     ],
@@ -163,7 +165,7 @@ function changesJson(changes: AuditChanges) {
       regressed: occurrences.regressed.length,
     },
     controls: changes.controls,
-    occurrences: { ...occurrences, regressed: occurrences.regressed.map((o) => ({ ...o, lastSeenIn: iso(o.lastSeenIn) })) },
+    occurrences: { ...occurrences, regressed: occurrences.regressed.map((o) => ({ ...o, seenIn: iso(o.seenIn) })) },
   };
 }
 
