@@ -1,6 +1,7 @@
-// Persists a finished audit (snapshot facts, every control's outcome, the findings, its outbox
-// rows) in one statement: a client never sees a 201 for an audit that is only partly stored. Reads it back
-// as the same snapshot the 201 was built from, and lists a key's audits newest first.
+// Persists a finished audit (snapshot facts, every control's outcome, the findings, its failed
+// occurrences' identities, its outbox rows) in one statement: a client never sees a 201 for an
+// audit that is only partly stored. Reads it back as the same snapshot the 201 was built from, and
+// lists a key's audits newest first.
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { AuditControlsTable, Database, FindingsTable } from '../db/schema.ts';
@@ -197,6 +198,7 @@ async function insertAudit(
   const controls = result.controls;
   const findings = result.findings;
   const occurrences = failedOccurrences(findings);
+  const page = pageOfNew(audit, id);
   const column = <T, V>(rows: readonly T[], pick: (row: T) => V) => rows.map(pick);
   const tickets = updateTickets({ origin: audit.url.origin, branch: audit.branch, controls });
   const saved = await sql<{ created_at: Date; queued: number }>`
@@ -237,15 +239,15 @@ async function insertAudit(
       insert into audit_identities (audit_id, occurrences)
       select audit.id, ${JSON.stringify(occurrences.map((o) => [o.identity, o.control, o.severity]))}::json from audit
     ), appearances as (
-      -- The identities that the previous audit of the page did not have (all of a first audit's):
-      -- when each appeared, for GET …/changes' regressed. An unchanged page writes nothing here.
+      -- The identities that the previous audit of the page did not have: when each appeared, for
+      -- GET …/changes' regressed. An unchanged page writes nothing here; a first audit, or one after
+      -- an audit stored before migration 0013 (no identities row), writes all of its identities.
       insert into identity_appearances (page_key, identity, audit_created_at, audit_id)
-      select audit_page_key(${audit.apiKeyId}::uuid, ${audit.url.href}::text, ${audit.branch}::text, ${audit.standard ?? null}::text),
-             n.identity, audit.created_at, audit.id
+      select audit_page_key(${page.apiKeyId}, ${page.url}, ${page.branch}, ${page.standard}), n.identity, audit.created_at, audit.id
       from audit, (
         select unnest(${column(occurrences, (o) => o.identity)}::text[]) as identity
         except
-        select json_array_elements(i.occurrences) ->> 0 from audit_identities as i where i.audit_id = ${previousAuditId(pageOfNew(audit, id))}
+        select json_array_elements(i.occurrences) ->> 0 from audit_identities as i where i.audit_id = ${previousAuditId(page)}
       ) as n
     ), queued as (
       ${queueFailureEvents({

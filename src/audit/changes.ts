@@ -2,17 +2,16 @@
 // the reads behind GET /api/v1/audits/{id}/changes. The comparison itself is identity.ts's.
 //
 // - Both audits' occurrences come from their stored findings, each with the identity that the
-//   audit's statement stored beside it (audit_occurrences, in the same order), so nothing is hashed
-//   again; an audit stored before migration 0013 has none stored, is hashed here, and compares like
-//   any other.
+//   audit's statement stored (audit_identities, in the same order), so nothing is hashed again; an
+//   audit stored before migration 0013 has none stored, is hashed here, and compares like any other.
 // - Without `against`, the audit is compared with the previous audit of its page, by created_at
 //   then id (what a new-failures event compared with, barring concurrent audits of one page).
 // - `regressed`: new occurrences that an audit of the page older than the one compared with had
-//   (so they were fixed, then came back). The history is read from audit_occurrences by identity
-//   (an index seek per new occurrence), and for audits stored before migration 0013, which have no
-//   rows there, from their findings (identity_backlog lists them per page). An audit that a process
-//   still running older code stores after the migration is in neither, so during such a rolling
-//   deploy it is missing from this history (it still compares as `against` or as the audit).
+//   (so they were fixed, then came back): an index seek per new occurrence in
+//   identity_appearances, and for audits stored before migration 0013, which have no appearances,
+//   their findings (identity_backlog lists them per page). An audit that a process still running
+//   older code stores after the migration is in neither, so during such a rolling deploy it is
+//   missing from this history (it still compares as `against` or as the audit).
 // - When either audit was stored without its warnings (`includeWarnings: false`), only errors are
 //   compared: a warning it never recorded must not read as fixed, nor one the other lacks as new.
 import { sql, type Kysely, type Selectable } from 'kysely';

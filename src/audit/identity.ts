@@ -35,8 +35,9 @@
 // A WCAG finding lists at most 50 occurrences: past 50 failing elements a criterion's comparison
 // sees only the listed ones, and fixing one of them brings the 51st into view as new.
 //
-// Changing any of this changes identities: bump IDENTITY_VERSION, since stored identities
-// (audit_occurrences) of earlier audits keep the old ones.
+// Changing any of this changes identities, and those stored with earlier audits (audit_identities,
+// identity_appearances) keep the old ones: bump IDENTITY_VERSION, so that an old and a new identity
+// never meet as equal by chance, and expect the first comparison per page to show all as fixed and new.
 // A namespace import: `hash` is missing before Node 20.12, where a named import would not link.
 import * as nodeCrypto from 'node:crypto';
 import type { Severity } from './control.ts';

@@ -199,7 +199,7 @@ export interface IdentityAppearancesTable {
   audit_id: string;
 }
 
-/** Migration 0013: audits stored before it that have failures (no audit_occurrences rows). */
+/** Migration 0013: audits stored before it that have failures (no audit_identities row). */
 export interface IdentityBacklogTable {
   audit_id: string;
   page_key: string;
