@@ -48,7 +48,7 @@ let service: TestService;
 
 before(async () => {
   database = await openTestDatabase();
-  const paths = ['/unchanged', '/swap', '/regress', '/first', '/other', '/crowded', '/bakery', '/warnings', '/legacy'];
+  const paths = ['/unchanged', '/swap', '/regress', '/regress-twice', '/first', '/other', '/crowded', '/bakery', '/warnings', '/legacy'];
   service = await startTestService({
     database,
     delivery: { enabled: false },
@@ -165,6 +165,20 @@ describe('comparisons with the previous audit of the page', () => {
     const againstFirst = await changes(again.id, `?against=${broken.id}`);
     assert.deepEqual([againstFirst.totals.new, againstFirst.totals.fixed, againstFirst.totals.regressed], [0, 0, 0]);
     assert.deepEqual(againstFirst.against, { id: broken.id, createdAt: broken.createdAt });
+  });
+
+  test('back a second time: seenIn is the latest audit before the one compared with in which it appeared', async () => {
+    const fixedA = { a: 'Apples', b: 'Basket' };
+    const first = await audit('/regress-twice', shop({ b: 'Basket' }));
+    const fixed = await audit('/regress-twice', shop(fixedA));
+    const back = await audit('/regress-twice', shop({ b: 'Basket' }));
+    const kept = await audit('/regress-twice', shop({ b: 'Basket' }));
+    await audit('/regress-twice', shop(fixedA));
+    const again = await audit('/regress-twice', shop({ b: 'Basket' }));
+    const seenIn = async (query: string) => (await changes(again.id, query)).occurrences.regressed.map((o) => o.seenIn!.id);
+    assert.deepEqual(await seenIn(''), [back.id], 'it appeared again in `back`; `kept` only kept it');
+    assert.deepEqual(await seenIn(`?against=${fixed.id}`), [first.id]);
+    assert.deepEqual(await seenIn(`?against=${kept.id}`), [], 'against an audit that had it: persisting, not new');
   });
 
   test('a privacy finding is one occurrence: the control fixed when the page links its policy', async () => {
