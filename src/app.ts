@@ -15,6 +15,7 @@ import { createRateLimiter, type RateLimiter } from './http/rate-limit.ts';
 import { adminWebhookRoutes } from './http/routes/admin-webhooks.ts';
 import { auditRoutes } from './http/routes/audit.ts';
 import { auditsRoutes } from './http/routes/audits.ts';
+import { changesRoutes } from './http/routes/changes.ts';
 import { reportRoutes } from './http/routes/report.ts';
 import { sessionRoutes } from './http/routes/session.ts';
 import type { ReportRenderer } from './report/pdf.ts';
@@ -278,6 +279,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   await app.register(auditsRoutes({ db }));
+  await app.register(changesRoutes({ db }));
   await app.register(
     webhookRoutes({
       db,

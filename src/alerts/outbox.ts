@@ -2,13 +2,15 @@
 // audit and its failure events commit together or not at all. One delivery row per matching
 // verified registration of the same key; nothing when nothing matches.
 //
-// Which failures a threshold admits is decided here, once per threshold (matching.ts); which
-// registrations exist is decided by the database in that same statement, so the outbox costs the
-// audit no round trip of its own.
+// Which failures a threshold admits is decided here, once per threshold and trigger (matching.ts);
+// which registrations exist is decided by the database in that same statement, so the outbox costs
+// the audit no round trip of its own. A new-failures event needs the previous audit of the page:
+// the caller reads it (saveAudit, under its lock) only when the key has such a registration.
 import { sql, type RawBuilder } from 'kysely';
 import type { Branch } from '../audit/control.ts';
 import type { Finding, Totals } from '../audit/findings.ts';
-import { EVENT_BRANCH, matchingFailures, TRIGGER_SEVERITIES } from './matching.ts';
+import type { FailedOccurrence } from '../audit/identity.ts';
+import { EVENT_BRANCH, matchingFailures, newFailures, TRIGGER_SEVERITIES, type PreviousAudit, type TriggerOn } from './matching.ts';
 import type { StoredEvent } from './signing.ts';
 
 /** The LISTEN/NOTIFY channel that announces committed deliveries to worker processes. */
@@ -22,6 +24,14 @@ export interface PersistedAudit {
   branch: Branch;
   totals: Totals;
   findings: readonly Finding[];
+  includeWarnings: boolean;
+  /** The failed occurrences of `findings` (src/audit/identity.ts). */
+  occurrences: readonly FailedOccurrence[];
+  /**
+   * For new-failures registrations: the previous audit of the page, null when there is none.
+   * Undefined when the key had no new-failures registration for the branch: none is built.
+   */
+  previous?: PreviousAudit | null;
 }
 
 /**
@@ -33,28 +43,40 @@ export interface PersistedAudit {
  */
 export function queueFailureEvents(audit: PersistedAudit): RawBuilder<unknown> {
   const branch = EVENT_BRANCH[audit.branch];
-  const events = TRIGGER_SEVERITIES.flatMap((severity) => {
-    const failures = matchingFailures(audit.findings, severity);
-    if (failures.length === 0) return [];
-    const event: Omit<StoredEvent, 'audit'> & { audit: Omit<StoredEvent['audit'], 'createdAt'> } = {
-      audit: { id: audit.id, url: audit.url, branch, totals: { errors: audit.totals.errors, warnings: audit.totals.warnings } },
-      failures,
+  const summary = { id: audit.id, url: audit.url, branch, totals: { errors: audit.totals.errors, warnings: audit.totals.warnings } };
+  const events: { severity: string; on: TriggerOn; event: string }[] = [];
+  for (const severity of TRIGGER_SEVERITIES) {
+    const add = (on: TriggerOn, event: Omit<StoredEvent, 'audit'> & { audit: Omit<StoredEvent['audit'], 'createdAt'> }) => {
+      if (event.failures.length > 0) events.push({ severity, on, event: JSON.stringify(event) });
     };
-    return [{ severity, event: JSON.stringify(event) }];
-  });
+    add('every-audit', { audit: summary, failures: matchingFailures(audit.findings, severity) });
+    if (audit.previous !== undefined) add('new-failures', { audit: summary, ...newFailures(audit, audit.previous, severity) });
+  }
   return sql`
     insert into webhook_deliveries (id, webhook_id, audit_id, event)
     select gen_random_uuid(), w.id, audit.id,
            jsonb_set(e.event, '{audit,createdAt}', to_jsonb(to_char(audit.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
     from audit
-    cross join unnest(${events.map((e) => e.severity)}::text[], ${events.map((e) => e.event)}::jsonb[]) as e(severity, event)
-    join webhooks as w on w.trigger_severity = e.severity
+    cross join unnest(${events.map((e) => e.severity)}::text[], ${events.map((e) => e.on)}::text[], ${events.map((e) => e.event)}::jsonb[])
+      as e(severity, trigger_on, event)
+    join webhooks as w on w.trigger_severity = e.severity and w.trigger_on = e.trigger_on
     -- A key revoked while its audit ran gets no events: its revocation failed what was pending
     -- then, and a row queued after it would wait for ever (the worker never claims its rows).
     join api_keys as k on k.id = w.api_key_id and k.revoked_at is null
     where w.api_key_id = ${audit.apiKeyId} and w.trigger_branch = ${branch}
     returning id
   `;
+}
+
+/**
+ * A boolean scalar: whether the key has a new-failures registration for the audit's branch. Only
+ * then does saveAudit read the previous audit of the page, so other keys' audits pay nothing for it.
+ */
+export function newFailuresRegistered(apiKeyId: string, branch: Branch): RawBuilder<boolean> {
+  return sql<boolean>`exists (
+    select 1 from webhooks
+    where api_key_id = ${apiKeyId} and trigger_branch = ${EVENT_BRANCH[branch]} and trigger_on = ${'new-failures' satisfies TriggerOn}
+  )`;
 }
 
 /**

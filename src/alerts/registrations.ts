@@ -6,7 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { pageOf, POSITION_FORMAT, type ListPosition } from '../db/keyset.ts';
 import type { SafeFetcher } from '../net/safe-fetch.ts';
-import type { TriggerBranch, TriggerSeverity } from './matching.ts';
+import type { TriggerBranch, TriggerOn, TriggerSeverity } from './matching.ts';
 import { currentReason, postWebhook, type OperatorLog } from './outbound.ts';
 
 export const VERIFICATION_EVENT_TYPE = 'svc.webhook.verification';
@@ -14,6 +14,7 @@ export const VERIFICATION_EVENT_TYPE = 'svc.webhook.verification';
 export interface Trigger {
   severity: TriggerSeverity;
   branch: TriggerBranch;
+  on: TriggerOn;
 }
 
 export interface LatestAttempt {
@@ -91,10 +92,11 @@ export async function saveRegistration(
         url: input.url,
         trigger_severity: input.trigger.severity,
         trigger_branch: input.trigger.branch,
+        trigger_on: input.trigger.on,
         challenge: input.challenge,
         verified_at: input.verifiedAt,
       })
-      .returning(['id', 'url', 'trigger_severity', 'trigger_branch', 'verified_at', 'created_at'])
+      .returning(['id', 'url', 'trigger_severity', 'trigger_branch', 'trigger_on', 'verified_at', 'created_at'])
       .executeTakeFirstOrThrow();
     return registrationOf({ ...row, attempt_id: null });
   });
@@ -105,6 +107,7 @@ type RegistrationRow = {
   url: string;
   trigger_severity: string;
   trigger_branch: string;
+  trigger_on: string;
   verified_at: Date;
   created_at: Date;
   attempt_id: string | null;
@@ -119,7 +122,7 @@ function registrationOf(row: RegistrationRow): Registration {
   return {
     id: row.id,
     url: row.url,
-    trigger: { severity: row.trigger_severity as TriggerSeverity, branch: row.trigger_branch as TriggerBranch },
+    trigger: { severity: row.trigger_severity as TriggerSeverity, branch: row.trigger_branch as TriggerBranch, on: row.trigger_on as TriggerOn },
     verifiedAt: row.verified_at,
     createdAt: row.created_at,
     latestAttempt:
@@ -141,7 +144,7 @@ export async function listRegistrations(db: Kysely<Database>, apiKeyId: string):
   const rows = await db
     .selectFrom('webhooks as w')
     .leftJoin('webhook_attempts as a', 'a.id', 'w.latest_attempt_id')
-    .select(['w.id', 'w.url', 'w.trigger_severity', 'w.trigger_branch', 'w.verified_at', 'w.created_at'])
+    .select(['w.id', 'w.url', 'w.trigger_severity', 'w.trigger_branch', 'w.trigger_on', 'w.verified_at', 'w.created_at'])
     .select(['a.id as attempt_id', 'a.outcome', 'a.status_code', 'a.reason', 'a.attempted_at', 'a.duration_ms'])
     .where('w.api_key_id', '=', apiKeyId)
     .orderBy('w.created_at')
@@ -253,7 +256,7 @@ function selectOwned(db: Kysely<Database>) {
     .selectFrom('webhooks as w')
     .innerJoin('api_keys as k', 'k.id', 'w.api_key_id')
     .leftJoin('webhook_attempts as a', 'a.id', 'w.latest_attempt_id')
-    .select(['w.id', 'w.url', 'w.trigger_severity', 'w.trigger_branch', 'w.verified_at', 'w.created_at', 'w.paused_at', 'k.id as key_id', 'k.display'])
+    .select(['w.id', 'w.url', 'w.trigger_severity', 'w.trigger_branch', 'w.trigger_on', 'w.verified_at', 'w.created_at', 'w.paused_at', 'k.id as key_id', 'k.display'])
     .select(['a.id as attempt_id', 'a.outcome', 'a.status_code', 'a.reason', 'a.attempted_at', 'a.duration_ms']);
 }
 

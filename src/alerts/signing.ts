@@ -2,7 +2,7 @@
 // Every try is a new delivery id, timestamp and signature (Standard Webhooks); receivers
 // deduplicate on audit.id.
 import { createHmac } from 'node:crypto';
-import type { EventFailure, TriggerBranch } from './matching.ts';
+import type { EventChanges, EventFailure, TriggerBranch } from './matching.ts';
 
 export const FAILURE_EVENT_TYPE = 'svc.audit.failure';
 export const EVENT_VERSION = 1;
@@ -17,6 +17,8 @@ export interface StoredEvent {
     totals: { errors: number; warnings: number };
   };
   failures: EventFailure[];
+  /** New-failures registrations only (issue 19); an every-audit event has none, as the spec's. */
+  changes?: EventChanges;
 }
 
 export interface SignedRequest {
@@ -29,7 +31,10 @@ export function signature(secret: string, unixSeconds: number, deliveryId: strin
   return createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${unixSeconds}.${deliveryId}.${body}`, 'utf8').digest('hex');
 }
 
-/** One try's body and headers. Field order is fixed: type, version, deliveryId, timestamp, audit, failures. */
+/**
+ * One try's body and headers. Field order is fixed: type, version, deliveryId, timestamp, audit,
+ * failures, and for a new-failures event changes (an every-audit event is the spec's, byte for byte).
+ */
 export function signFailureEvent(secret: string, event: StoredEvent, deliveryId: string, at: Date): SignedRequest {
   const body = JSON.stringify({
     type: FAILURE_EVENT_TYPE,
@@ -45,6 +50,16 @@ export function signFailureEvent(secret: string, event: StoredEvent, deliveryId:
       totals: { errors: event.audit.totals.errors, warnings: event.audit.totals.warnings },
     },
     failures: event.failures.map((f) => ({ control: f.control, status: f.status, severity: f.severity, evidence: f.evidence })),
+    ...(event.changes === undefined
+      ? {}
+      : {
+          changes: {
+            againstAuditId: event.changes.againstAuditId,
+            new: event.changes.new,
+            fixed: event.changes.fixed,
+            persisting: event.changes.persisting,
+          },
+        }),
   });
   const unixSeconds = Math.floor(at.getTime() / 1000);
   return {

@@ -1,16 +1,19 @@
-// Persists a finished audit (snapshot facts, every control's outcome, the findings, its outbox
-// rows) in one statement: a client never sees a 201 for an audit that is only partly stored. Reads it back
-// as the same snapshot the 201 was built from, and lists a key's audits newest first.
+// Persists a finished audit (snapshot facts, every control's outcome, the findings, its failed
+// occurrences' identities, its outbox rows) in one statement: a client never sees a 201 for an
+// audit that is only partly stored. Reads it back as the same snapshot the 201 was built from, and
+// lists a key's audits newest first.
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { AuditControlsTable, Database, FindingsTable } from '../db/schema.ts';
 import { pageOf, POSITION_FORMAT, type ListPosition } from '../db/keyset.ts';
-import { notifyWhenQueued, queueFailureEvents } from '../alerts/outbox.ts';
+import type { PreviousAudit } from '../alerts/matching.ts';
+import { newFailuresRegistered, notifyWhenQueued, queueFailureEvents } from '../alerts/outbox.ts';
 import { isSerializationFailure, updateTickets } from '../report/tickets.ts';
 import { aiGovernanceControls } from './ai-governance/index.ts';
-import type { Branch, Control, Location, WcagStandard } from './control.ts';
+import type { Branch, Control, Location, Severity, WcagStandard } from './control.ts';
 import type { CrawledPage } from './crawl.ts';
 import type { AiUse, AuditResult, CheckedControl, Finding, Totals } from './findings.ts';
+import { failedOccurrences } from './identity.ts';
 import { privacyControls } from './privacy/index.ts';
 
 export interface AuditRequest {
@@ -85,10 +88,15 @@ export async function saveAudit(db: Kysely<Database>, audit: NewAudit, hooks: Sa
   for (let attempt = 1; ; attempt++) {
     try {
       const { snapshot, queued } = db.isTransaction
-        ? await insertAudit(db, id, audit)
+        ? await insertAudit(db, id, audit, await previousAuditIfWanted(db, id, audit))
         : await db.transaction().execute(async (trx) => {
-            await sql`select pg_advisory_xact_lock(hashtextextended(${`audit-save:${audit.branch}:${audit.url.origin}`}, 0))`.execute(trx);
-            return insertAudit(trx, id, audit);
+            // The lock's statement also asks whether a new-failures registration needs the
+            // previous audit: only then does the audit pay a round trip for reading it.
+            const locked = await sql<{ wanted: boolean }>`
+              select pg_advisory_xact_lock(hashtextextended(${`audit-save:${audit.branch}:${audit.url.origin}`}, 0)),
+                     ${newFailuresRegistered(audit.apiKeyId, audit.branch)} as wanted
+            `.execute(trx);
+            return insertAudit(trx, id, audit, await previousAuditIfWanted(trx, id, audit, locked.rows[0]!.wanted));
           });
       // After the commit: a worker woken earlier would find nothing to claim.
       if (queued > 0) hooks.onEventsQueued?.(queued);
@@ -104,10 +112,98 @@ export async function saveAudit(db: Kysely<Database>, audit: NewAudit, hooks: Sa
   }
 }
 
-async function insertAudit(db: Kysely<Database>, id: string, audit: NewAudit): Promise<{ snapshot: AuditSnapshot; queued: number }> {
+/** An audit's page and place in its history, as SQL values (parameters or another query's columns). */
+export interface PageRef {
+  apiKeyId: RawBuilder<unknown>;
+  url: RawBuilder<unknown>;
+  branch: RawBuilder<unknown>;
+  standard: RawBuilder<unknown>;
+  createdAt: RawBuilder<unknown>;
+  id: RawBuilder<unknown>;
+}
+
+/** The page of an audit about to be stored, with the id it will have, created at the transaction's start (now()). */
+function pageOfNew(audit: NewAudit, id: string): PageRef {
+  return {
+    apiKeyId: sql`${audit.apiKeyId}::uuid`,
+    url: sql`${audit.url.href}::text`,
+    branch: sql`${audit.branch}::text`,
+    standard: sql`${audit.standard ?? null}::text`,
+    // The `audit` CTE's created_at defaults to now(): the transaction's start, the same in every statement.
+    createdAt: sql`now()`,
+    id: sql`${id}::uuid`,
+  };
+}
+
+/**
+ * A scalar subquery: the id of the previous audit of a page (same key, URL, branch and standard;
+ * the newest created before it, by created_at then id), found by the audits_page_idx index. The
+ * page key is an md5, so the columns are compared too.
+ */
+export function previousAuditId(page: PageRef): RawBuilder<string | null> {
+  return sql`(
+    select p.id from audits as p
+    where audit_page_key(p.api_key_id, p.requested_url, p.branch, p.standard) = audit_page_key(${page.apiKeyId}, ${page.url}, ${page.branch}, ${page.standard})
+      and ${isAuditOf(sql`p`, page)} and p.created_at <= ${page.createdAt} and (p.created_at, p.id) < (${page.createdAt}, ${page.id})
+    order by p.created_at desc, p.id desc
+    limit 1
+  )`;
+}
+
+/** Whether the audit `alias` is of the page (key, URL, branch, standard). */
+export function isAuditOf(alias: RawBuilder<unknown>, page: PageRef): RawBuilder<boolean> {
+  return sql<boolean>`(${alias}.api_key_id = ${page.apiKeyId} and ${alias}.requested_url = ${page.url} and ${alias}.branch = ${page.branch}
+    and ${alias}.standard is not distinct from ${page.standard})`;
+}
+
+/**
+ * The previous audit of the page with its failed occurrences, for new-failures registrations; null
+ * when there is none, undefined when the key has no such registration (`wanted`: when the caller
+ * already asked). Read after the advisory lock, which orders the audits of the origin and branch,
+ * so the audit it finds is the one committed last. An audit stored before migration 0013 (or by a
+ * process still running older code) has no identities stored: they come from its findings.
+ */
+async function previousAuditIfWanted(
+  db: Kysely<Database>,
+  id: string,
+  audit: NewAudit,
+  wanted?: boolean,
+): Promise<PreviousAudit | null | undefined> {
+  if (wanted === false) return undefined;
+  const { rows } = await sql<{
+    wanted: boolean;
+    id: string | null;
+    include_warnings: boolean | null;
+    occurrences: [identity: string, control: string, severity: Severity][] | null;
+  }>`
+    with wanted as (
+      select ${wanted === undefined ? newFailuresRegistered(audit.apiKeyId, audit.branch) : sql<boolean>`true`} as yes
+    )
+    select wanted.yes as wanted, p.id, p.include_warnings, i.occurrences
+    from wanted
+    left join audits as p on wanted.yes and p.id = ${previousAuditId(pageOfNew(audit, id))}
+    left join audit_identities as i on i.audit_id = p.id
+  `.execute(db);
+  const previous = rows[0]!;
+  if (!previous.wanted) return undefined;
+  if (previous.id === null) return null;
+  const occurrences =
+    previous.occurrences?.map(([identity, control, severity]) => ({ identity, control, severity })) ??
+    failedOccurrences(await storedFailures(db, previous.id));
+  return { id: previous.id, includeWarnings: previous.include_warnings!, occurrences };
+}
+
+async function insertAudit(
+  db: Kysely<Database>,
+  id: string,
+  audit: NewAudit,
+  previous: PreviousAudit | null | undefined,
+): Promise<{ snapshot: AuditSnapshot; queued: number }> {
   const { crawled, result } = audit;
   const controls = result.controls;
   const findings = result.findings;
+  const occurrences = failedOccurrences(findings);
+  const page = pageOfNew(audit, id);
   const column = <T, V>(rows: readonly T[], pick: (row: T) => V) => rows.map(pick);
   const tickets = updateTickets({ origin: audit.url.origin, branch: audit.branch, controls });
   const saved = await sql<{ created_at: Date; queued: number }>`
@@ -144,8 +240,34 @@ async function insertAudit(db: Kysely<Database>, id: string, audit: NewAudit): P
         ${column(findings, (f) => (f.actRules === undefined ? null : JSON.stringify(f.actRules)))}::text[],
         ${column(findings, (f) => f.source ?? null)}::text[]
       ) with ordinality as f(control, status, severity, evidence, selector, snippet, occurrences, rules, act_rules, source, position)
+    ), identities as (
+      -- The failed occurrences by identity, in failedOccurrences' order: GET …/changes and
+      -- new-failures read them back onto the findings instead of hashing them again.
+      insert into audit_identities (audit_id, occurrences)
+      select audit.id, ${JSON.stringify(occurrences.map((o) => [o.identity, o.control, o.severity]))}::json from audit
+    ), appearances as (
+      -- The identities that the previous audit of the page did not have: when each appeared, for
+      -- GET …/changes' regressed. An unchanged page writes nothing here; a first audit, or one after
+      -- an audit stored before migration 0013 (no identities row), writes all of its identities.
+      insert into identity_appearances (page_key, identity, audit_created_at, audit_id)
+      select audit_page_key(${page.apiKeyId}, ${page.url}, ${page.branch}, ${page.standard}), n.identity, audit.created_at, audit.id
+      from audit, (
+        select unnest(${column(occurrences, (o) => o.identity)}::text[]) as identity
+        except
+        select json_array_elements(i.occurrences) ->> 0 from audit_identities as i where i.audit_id = ${previousAuditId(page)}
+      ) as n
     ), queued as (
-      ${queueFailureEvents({ id, apiKeyId: audit.apiKeyId, url: audit.url.href, branch: audit.branch, totals: result.totals, findings })}
+      ${queueFailureEvents({
+        id,
+        apiKeyId: audit.apiKeyId,
+        url: audit.url.href,
+        branch: audit.branch,
+        totals: result.totals,
+        findings,
+        includeWarnings: audit.includeWarnings,
+        occurrences,
+        previous,
+      })}
     ), ${tickets.ctes}
     select audit.created_at, (select count(*) from queued) as queued, ${notifyWhenQueued()} as notified,
            ${tickets.check} as tickets_checked
@@ -229,7 +351,14 @@ function checkedControlOf(row: Selectable<AuditControlsTable>): CheckedControl {
   return control;
 }
 
-function findingOf(row: Selectable<FindingsTable>): Finding {
+/** The failed findings of a stored audit, in order. */
+async function storedFailures(db: Kysely<Database>, auditId: string): Promise<Finding[]> {
+  const rows = await db.selectFrom('findings').selectAll().where('audit_id', '=', auditId).where('status', '=', 'fail').orderBy('position').execute();
+  return rows.map(findingOf);
+}
+
+/** A stored finding as the 201 returned it (also how GET …/changes reads findings). */
+export function findingOf(row: Selectable<FindingsTable>): Finding {
   const finding: Finding = {
     control: row.control,
     status: row.status as Finding['status'],

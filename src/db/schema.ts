@@ -91,6 +91,8 @@ export interface WebhooksTable {
   latest_attempt_id: string | null;
   /** Set while an admin has paused the registration: the delivery worker claims none of its rows. */
   paused_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Migration 0013: `every-audit` (every registration stored before it) or `new-failures`. */
+  trigger_on: ColumnType<string, string | undefined, string>;
 }
 
 export interface WebhookDeliveriesTable {
@@ -204,6 +206,31 @@ export interface MonitorsTable {
   last_run: ColumnType<unknown, string | null | undefined, string | null>;
 }
 
+/**
+ * Migration 0013: one row per audit, written by the statement that stores it: its failed
+ * occurrences as [identity, control, severity] (src/audit/identity.ts), in failedOccurrences' order.
+ */
+export interface AuditIdentitiesTable {
+  audit_id: string;
+  occurrences: ColumnType<[string, string, string][], string, never>;
+}
+
+/** Migration 0013: an identity that an audit of a page has and the previous audit of the page did not. */
+export interface IdentityAppearancesTable {
+  /** `audit_page_key(key, URL, branch, standard)`. */
+  page_key: string;
+  identity: string;
+  audit_created_at: Date;
+  audit_id: string;
+}
+
+/** Migration 0013: audits stored before it that have failures (no audit_identities row). */
+export interface IdentityBacklogTable {
+  audit_id: string;
+  page_key: string;
+  audit_created_at: Date;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   rate_limit_windows: RateLimitWindowsTable;
@@ -221,4 +248,7 @@ export interface Database {
   remediation_heads: RemediationHeadsTable;
   monitors: MonitorsTable;
   monitor_rate_limit_windows: RateLimitWindowsTable;
+  audit_identities: AuditIdentitiesTable;
+  identity_appearances: IdentityAppearancesTable;
+  identity_backlog: IdentityBacklogTable;
 }

@@ -3,12 +3,12 @@
 // finding mix. Registrations are inserted directly; no network is involved.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { findAudit, saveAudit, type NewAudit } from '../../src/audit/audit-store.ts';
 import type { Branch } from '../../src/audit/control.ts';
 import { totalsOf, type Finding } from '../../src/audit/findings.ts';
 import { createApiKey, revokeApiKey } from '../../src/auth/api-keys.ts';
-import { TRIGGER_BRANCHES, TRIGGER_SEVERITIES } from '../../src/alerts/matching.ts';
+import { TRIGGER_BRANCHES, TRIGGER_SEVERITIES, type TriggerOn } from '../../src/alerts/matching.ts';
 import type { StoredEvent } from '../../src/alerts/signing.ts';
 import { stubCrawl } from '../support/audits.ts';
 import { openTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -43,23 +43,40 @@ function expectedFailures(mix: Finding[], severity: string): string[] {
     .map((f) => f.control);
 }
 
-function newAudit(apiKeyId: string, branch: Branch, findings: Finding[]): NewAudit {
+function newAudit(
+  apiKeyId: string,
+  branch: Branch,
+  findings: Finding[],
+  options: { url?: string; includeWarnings?: boolean; standard?: NewAudit['standard'] } = {},
+): NewAudit {
+  const url = options.url ?? 'https://example.com/page';
+  const includeWarnings = options.includeWarnings ?? true;
+  const kept = includeWarnings ? findings : findings.filter((f) => f.severity === 'error');
   return {
     apiKeyId,
-    url: new URL('https://example.com/page'),
+    url: new URL(url),
     branch,
-    standard: branch === 'wcag' ? 'WCAG21AA' : undefined,
-    includeWarnings: true,
-    crawled: stubCrawl('https://example.com/page'),
-    result: { controls: [], findings, totals: totalsOf(findings) },
+    standard: branch === 'wcag' ? (options.standard ?? 'WCAG21AA') : undefined,
+    includeWarnings,
+    crawled: stubCrawl(url),
+    result: { controls: [], findings: kept, totals: totalsOf(kept) },
   };
 }
 
-async function addRegistration(apiKeyId: string, branch: string, severity: string, challenge: string | null = 'secret') {
+async function addRegistration(apiKeyId: string, branch: string, severity: string, challenge: string | null = 'secret', on?: TriggerOn) {
   const id = randomUUID();
   await database.db
     .insertInto('webhooks')
-    .values({ id, api_key_id: apiKeyId, url: `https://hooks.example.com/${id}`, trigger_branch: branch, trigger_severity: severity, challenge, verified_at: new Date() })
+    .values({
+      id,
+      api_key_id: apiKeyId,
+      url: `https://hooks.example.com/${id}`,
+      trigger_branch: branch,
+      trigger_severity: severity,
+      challenge,
+      verified_at: new Date(),
+      ...(on === undefined ? {} : { trigger_on: on }),
+    })
     .execute();
   return id;
 }
@@ -136,4 +153,148 @@ test('the outbox rows roll back with the audit', async () => {
   const afterCount = await database.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   assert.equal(Number(afterCount.n), Number(before.n));
   assert.equal((await database.db.selectFrom('audits').select('id').where('api_key_id', '=', keyId).execute()).length, 0);
+});
+
+// New-failures registrations (issue 19): an event only for matching failures the previous audit of
+// the page did not have, compared by occurrence identity, with the counts in `changes`.
+describe('new-failures registrations', () => {
+  const img = (name: string) => ({ rule: 'image-name', selector: `main > img.${name}`, snippet: `<img src="/${name}.png">` });
+  const alt = (...names: string[]): Finding => ({
+    control: '1.1.1',
+    status: 'fail',
+    severity: 'error',
+    evidence: `${names.length} failed (image-name ${names.length})`,
+    occurrences: names.map(img),
+    source: 'rules',
+  });
+  const button: Finding = { control: '4.1.2', status: 'fail', severity: 'error', evidence: 'button has no name', occurrences: [{ rule: 'button-name', selector: 'main > button', snippet: '<button></button>' }], source: 'rules' };
+  const heading: Finding = { control: '2.4.6', status: 'fail', severity: 'warning', evidence: 'empty heading', occurrences: [{ rule: 'empty-heading', selector: 'h2', snippet: '<h2></h2>' }], source: 'rules' };
+
+  /** A key with a new-failures registration per threshold and one every-audit registration. */
+  async function keyWithRegistrations(branch = 'accessibility') {
+    const { id: keyId } = await createApiKey(database.db, 'new-failures');
+    const hooks = {
+      medium: await addRegistration(keyId, branch, 'medium', 'secret', 'new-failures'),
+      high: await addRegistration(keyId, branch, 'high', 'secret', 'new-failures'),
+      critical: await addRegistration(keyId, branch, 'critical', 'secret', 'new-failures'),
+      everyAudit: await addRegistration(keyId, branch, 'medium'),
+    };
+    return { keyId, hooks };
+  }
+
+  async function events(auditId: string) {
+    const rows = await database.db.selectFrom('webhook_deliveries').select(['webhook_id', 'event']).where('audit_id', '=', auditId).execute();
+    return new Map(rows.map((row) => [row.webhook_id, row.event as StoredEvent]));
+  }
+
+  test('the first audit of a page: every matching failure is new', async () => {
+    const { keyId, hooks } = await keyWithRegistrations();
+    const first = await saveAudit(database.db, newAudit(keyId, 'wcag', [alt('a', 'c'), heading]));
+    const sent = await events(first.id);
+    assert.deepEqual(sent.get(hooks.medium)!.failures.map((f) => f.control), ['1.1.1', '2.4.6']);
+    assert.deepEqual(sent.get(hooks.medium)!.changes, { againstAuditId: null, new: 3, fixed: 0, persisting: 0 });
+    assert.deepEqual(sent.get(hooks.high)!.failures.map((f) => f.control), ['1.1.1']);
+    assert.deepEqual(sent.get(hooks.high)!.changes, { againstAuditId: null, new: 2, fixed: 0, persisting: 0 });
+    assert.ok(!sent.has(hooks.critical));
+    assert.equal(sent.get(hooks.everyAudit)!.changes, undefined, 'an every-audit event is the spec’s');
+  });
+
+  const sequences: [name: string, before: Finding[], after: Finding[], expected: { medium?: [string[], number, number, number]; high?: [string[], number, number, number] }][] = [
+    ['unchanged: nothing', [alt('a', 'c'), button, heading], [alt('a', 'c'), button, heading], {}],
+    ['only fixed: nothing', [alt('a', 'c'), button], [alt('c')], {}],
+    ['one new image under a persisting criterion: that finding only', [alt('c'), button, heading], [alt('a', 'c'), button, heading], { medium: [['1.1.1'], 1, 0, 3], high: [['1.1.1'], 1, 0, 2] }],
+    ['a like-for-like swap: the finding with the new occurrence', [alt('a', 'c'), button], [alt('b', 'c'), button], { medium: [['1.1.1'], 1, 1, 2], high: [['1.1.1'], 1, 1, 2] }],
+    ['a new warning: medium only', [alt('c')], [alt('c'), heading], { medium: [['2.4.6'], 1, 0, 1] }],
+    ['a new criterion and a fixed one', [alt('c')], [button], { medium: [['4.1.2'], 1, 1, 0], high: [['4.1.2'], 1, 1, 0] }],
+  ];
+  for (const [name, before, after, expected] of sequences) {
+    test(`the previous audit of the page decides: ${name}`, async () => {
+      const { keyId, hooks } = await keyWithRegistrations();
+      const previous = await saveAudit(database.db, newAudit(keyId, 'wcag', before));
+      const current = await saveAudit(database.db, newAudit(keyId, 'wcag', after));
+      const sent = await events(current.id);
+      for (const severity of ['medium', 'high'] as const) {
+        const event = sent.get(hooks[severity]);
+        const want = expected[severity];
+        if (want === undefined) {
+          assert.equal(event, undefined, `${severity}: no event`);
+          continue;
+        }
+        const [controls, added, fixed, persisting] = want;
+        assert.deepEqual(event!.failures.map((f) => f.control), controls, severity);
+        assert.deepEqual(event!.changes, { againstAuditId: previous.id, new: added, fixed, persisting }, severity);
+        // The failures are the findings as every-audit events carry them.
+        const all = sent.get(hooks.everyAudit)!.failures;
+        for (const failure of event!.failures) assert.ok(all.some((f) => JSON.stringify(f) === JSON.stringify(failure)));
+      }
+      assert.ok(!sent.has(hooks.critical));
+      assert.deepEqual(sent.get(hooks.everyAudit)!.failures.map((f) => f.control), after.map((f) => f.control), 'every-audit: every failure');
+    });
+  }
+
+  test('fixed, then back: new again (against the audit that had it fixed)', async () => {
+    const { keyId, hooks } = await keyWithRegistrations();
+    await saveAudit(database.db, newAudit(keyId, 'wcag', [alt('a', 'c'), button]));
+    const fixed = await saveAudit(database.db, newAudit(keyId, 'wcag', [alt('c'), button]));
+    assert.equal((await events(fixed.id)).get(hooks.medium), undefined);
+    const back = await saveAudit(database.db, newAudit(keyId, 'wcag', [alt('a', 'c'), button]));
+    const event = (await events(back.id)).get(hooks.medium)!;
+    assert.deepEqual(event.failures.map((f) => f.control), ['1.1.1']);
+    assert.deepEqual(event.changes, { againstAuditId: fixed.id, new: 1, fixed: 0, persisting: 2 });
+  });
+
+  test('a privacy finding is its own occurrence: back after a pass is new', async () => {
+    const { keyId, hooks } = await keyWithRegistrations('privacy');
+    await saveAudit(database.db, newAudit(keyId, 'privacy', [FAIL_ERROR, FAIL_WARNING]));
+    const same = await saveAudit(database.db, newAudit(keyId, 'privacy', [FAIL_ERROR, FAIL_WARNING]));
+    assert.equal((await events(same.id)).get(hooks.medium), undefined);
+    const passed = await saveAudit(database.db, newAudit(keyId, 'privacy', [FAIL_WARNING]));
+    const back = await saveAudit(database.db, newAudit(keyId, 'privacy', [FAIL_ERROR, FAIL_WARNING, INCONCLUSIVE]));
+    const sent = await events(back.id);
+    assert.deepEqual(sent.get(hooks.high)!.failures.map((f) => f.control), ['x.error']);
+    assert.deepEqual(sent.get(hooks.high)!.changes, { againstAuditId: passed.id, new: 1, fixed: 0, persisting: 0 });
+    assert.deepEqual(sent.get(hooks.medium)!.changes, { againstAuditId: passed.id, new: 1, fixed: 0, persisting: 1 });
+  });
+
+  test('the previous audit is of the same page: another URL or standard is not compared with', async () => {
+    const { keyId, hooks } = await keyWithRegistrations();
+    await saveAudit(database.db, newAudit(keyId, 'wcag', [alt('a')], { url: 'https://example.com/other' }));
+    await saveAudit(database.db, newAudit(keyId, 'wcag', [alt('a')], { standard: 'WCAG22AA' }));
+    const first = await saveAudit(database.db, newAudit(keyId, 'wcag', [alt('a')]));
+    assert.deepEqual((await events(first.id)).get(hooks.medium)!.changes, { againstAuditId: null, new: 1, fixed: 0, persisting: 0 });
+    // Nor is another key's audit of the same URL.
+    const { id: otherKey } = await createApiKey(database.db, 'other');
+    await saveAudit(database.db, newAudit(otherKey, 'wcag', [alt('a')]));
+    const second = await saveAudit(database.db, newAudit(keyId, 'wcag', [alt('a')]));
+    assert.equal((await events(second.id)).get(hooks.medium), undefined, 'compared with its own key’s audit');
+  });
+
+  test('either audit without its warnings: a warning is never new', async () => {
+    const { keyId, hooks } = await keyWithRegistrations();
+    await saveAudit(database.db, newAudit(keyId, 'wcag', [alt('c'), heading], { includeWarnings: false }));
+    const withWarnings = await saveAudit(database.db, newAudit(keyId, 'wcag', [alt('c'), heading]));
+    assert.equal((await events(withWarnings.id)).get(hooks.medium), undefined, 'the heading was not recorded before: not new');
+    const errorsOnly = await saveAudit(database.db, newAudit(keyId, 'wcag', [alt('a', 'c'), heading], { includeWarnings: false }));
+    assert.deepEqual((await events(errorsOnly.id)).get(hooks.medium)!.changes, { againstAuditId: withWarnings.id, new: 1, fixed: 0, persisting: 1 });
+  });
+
+  test('a previous audit without stored identities (before migration 0013) is compared from its findings', async () => {
+    const { keyId, hooks } = await keyWithRegistrations();
+    const legacy = await saveAudit(database.db, newAudit(keyId, 'wcag', [alt('a', 'c'), button]));
+    await database.db.deleteFrom('audit_identities').where('audit_id', '=', legacy.id).execute();
+    const same = await saveAudit(database.db, newAudit(keyId, 'wcag', [alt('a', 'c'), button]));
+    assert.equal((await events(same.id)).get(hooks.medium), undefined);
+    const stored = await database.db.selectFrom('audit_identities').select('occurrences').where('audit_id', '=', same.id).executeTakeFirstOrThrow();
+    assert.equal(stored.occurrences.length, 3);
+  });
+
+  test('every-audit events are the same whether or not the key also has new-failures registrations', async () => {
+    const plain = await createApiKey(database.db, 'every-audit only');
+    const plainHook = await addRegistration(plain.id, 'accessibility', 'medium');
+    const mixed = await keyWithRegistrations();
+    const findings = [alt('a', 'c'), button, heading];
+    const [one, two] = [await saveAudit(database.db, newAudit(plain.id, 'wcag', findings)), await saveAudit(database.db, newAudit(mixed.keyId, 'wcag', findings))];
+    const strip = (event: StoredEvent) => ({ ...event, audit: { ...event.audit, id: '', createdAt: '' } });
+    assert.deepEqual(strip((await events(two.id)).get(mixed.hooks.everyAudit)!), strip((await events(one.id)).get(plainHook)!));
+  });
 });

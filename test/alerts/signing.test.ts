@@ -49,6 +49,18 @@ test('the body has exactly the spec fields in order, and the headers carry times
   assert.match(headers['x-svc-signature']!, /^sha256=[0-9a-f]{64}$/);
 });
 
+test('a new-failures event: the spec’s fields in order, then changes; an every-audit event has no changes field', () => {
+  const changes = { againstAuditId: '7d1e2f30-4a5b-4c6d-8e9f-a0b1c2d3e4f5', new: 1, fixed: 2, persisting: 3 };
+  // The stored copy is jsonb: its keys come back in any order.
+  const stored = JSON.parse(JSON.stringify({ ...EVENT, changes: { persisting: 3, fixed: 2, new: 1, againstAuditId: changes.againstAuditId } }));
+  const parsed = JSON.parse(signFailureEvent(SECRET, stored, DELIVERY, AT).body);
+  assert.deepEqual(Object.keys(parsed), ['type', 'version', 'deliveryId', 'timestamp', 'audit', 'failures', 'changes']);
+  assert.deepEqual(Object.keys(parsed.changes), ['againstAuditId', 'new', 'fixed', 'persisting']);
+  assert.deepEqual(parsed.changes, changes);
+  const { changes: _, ...withoutChanges } = parsed;
+  assert.equal(JSON.stringify(withoutChanges), signFailureEvent(SECRET, EVENT, DELIVERY, AT).body, 'otherwise byte for byte the every-audit body');
+});
+
 test('the signature is HMAC-SHA256 keyed with the challenge’s UTF-8 bytes over `${timestamp}.${deliveryId}.${body}` (independent HMAC)', async () => {
   const { body, headers } = signFailureEvent(SECRET, EVENT, DELIVERY, AT);
   const raw = Buffer.from(body, 'utf8');

@@ -110,7 +110,8 @@ describe('the list', () => {
       assert.equal(item.keyId, key.id);
       assert.equal(item.keyPrefix, key.display);
       assert.equal(item.url, `https://hooks.example.com/${index}`);
-      assert.deepEqual(item.trigger, { severity: index % 2 ? 'high' : 'medium', branch: 'privacy' });
+      // Inserted without trigger_on, as every registration stored before migration 0013: every-audit.
+      assert.deepEqual(item.trigger, { severity: index % 2 ? 'high' : 'medium', branch: 'privacy', on: 'every-audit' });
     }
   });
 

@@ -75,7 +75,7 @@ describe('registration', () => {
     const body = res.json();
     assert.deepEqual(Object.keys(body).sort(), ['createdAt', 'id', 'latestAttempt', 'trigger', 'url', 'verifiedAt']);
     assert.equal(body.url, hook('/accepted?token=abc'));
-    assert.deepEqual(body.trigger, { severity: 'medium', branch: 'ai_gov' });
+    assert.deepEqual(body.trigger, { severity: 'medium', branch: 'ai_gov', on: 'every-audit' }, 'trigger.on defaults to every-audit');
     assert.equal(body.latestAttempt, null);
     assert.ok(!Number.isNaN(Date.parse(body.verifiedAt)) && !Number.isNaN(Date.parse(body.createdAt)));
     assert.equal(res.headers['ratelimit-policy'], '1000;w=60');
@@ -155,6 +155,8 @@ describe('registration', () => {
     ['an owner field', () => ({ url: hook('/ok'), trigger, owner: 'someone' }), { owner: 'is not a known field' }],
     ['a key id field', () => ({ url: hook('/ok'), trigger, apiKeyId: randomUUID() }), { apiKeyId: 'is not a known field' }],
     ['an unknown trigger field', () => ({ url: hook('/ok'), trigger: { ...trigger, secret: 'x' } }), { 'trigger.secret': 'is not a known field' }],
+    ['trigger.on outside its set', () => ({ url: hook('/ok'), trigger: { ...trigger, on: 'every-failure' } }), { 'trigger.on': 'must be one of every-audit, new-failures' }],
+    ['trigger.on null', () => ({ url: hook('/ok'), trigger: { ...trigger, on: null } }), { 'trigger.on': 'must be one of every-audit, new-failures' }],
     ['a url that is a number', () => ({ url: 42, trigger }), { url: 'must be string' }],
     ['an array body', () => ([]), { body: 'must be a JSON object' }],
     ['malformed JSON', () => ('{"url":'), { body: 'is not valid JSON' }],
@@ -170,6 +172,20 @@ describe('registration', () => {
       assert.equal(pings().length, before);
     });
   }
+
+  test('trigger.on new-failures or every-audit, given: stored and read back as given', async () => {
+    const key = await newKey();
+    for (const on of ['new-failures', 'every-audit']) {
+      const res = await register(key, { url: hook(`/ok?on=${on}`), trigger: { severity: 'high', branch: 'accessibility', on } });
+      assert.equal(res.statusCode, 201, res.body);
+      assert.deepEqual(res.json().trigger, { severity: 'high', branch: 'accessibility', on });
+    }
+    const listed = (await call('GET', '/api/v1/alerts/webhook', key)).json().items.map((item: { trigger: unknown }) => item.trigger);
+    assert.deepEqual(listed, [
+      { severity: 'high', branch: 'accessibility', on: 'new-failures' },
+      { severity: 'high', branch: 'accessibility', on: 'every-audit' },
+    ]);
+  });
 
   test('409 once the key holds AUDIT_MAX_WEBHOOKS_PER_KEY registrations, before any ping; other keys unaffected', async () => {
     const key = await newKey();

@@ -10,7 +10,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
-import { TRIGGER_BRANCHES, TRIGGER_SEVERITIES } from '../../alerts/matching.ts';
+import { TRIGGER_BRANCHES, TRIGGER_ON, TRIGGER_SEVERITIES } from '../../alerts/matching.ts';
 import { FAILURE_REASONS } from '../../alerts/outbound.ts';
 import { resendDelivery } from '../../alerts/resend.ts';
 import {
@@ -39,15 +39,26 @@ import { RateLimitedBody, rateLimitHooks } from '../rate-limit-hooks.ts';
 const MAX_LIMIT = 100;
 const Uuid = Type.String({ format: 'uuid' });
 
-const Trigger = Type.Object(
-  {
-    severity: Type.Enum([...TRIGGER_SEVERITIES], {
-      description: 'Minimum severity: `medium` receives warnings and errors, `high` errors only, `critical` nothing (audits emit no critical findings).',
-    }),
-    branch: Type.Enum([...TRIGGER_BRANCHES], { description: 'Audit branch: `accessibility` (wcag), `ai_gov` (ai-governance) or `privacy`.' }),
-  },
-  { additionalProperties: false },
-);
+const TriggerOn = Type.Enum([...TRIGGER_ON], {
+  description:
+    '`every-audit` (the default, and every registration stored before it existed): an event after every audit with matching ' +
+    'failures. `new-failures`: only when the audit has matching failures that the previous audit of the same page (same key, ' +
+    'URL, branch and standard) did not have; `failures` then holds only those findings, and the event carries `changes` ' +
+    '(counts of new, fixed and persisting failed occurrences at the threshold, and the audit compared with).',
+});
+
+const TriggerFields = {
+  severity: Type.Enum([...TRIGGER_SEVERITIES], {
+    description: 'Minimum severity: `medium` receives warnings and errors, `high` errors only, `critical` nothing (audits emit no critical findings).',
+  }),
+  branch: Type.Enum([...TRIGGER_BRANCHES], { description: 'Audit branch: `accessibility` (wcag), `ai_gov` (ai-governance) or `privacy`.' }),
+};
+
+/** As registered: `on` may be left out. */
+const Trigger = Type.Object({ ...TriggerFields, on: Type.Optional(TriggerOn) }, { additionalProperties: false });
+
+/** As read back: `on` is always shown. */
+const TriggerBody = Type.Object({ ...TriggerFields, on: TriggerOn });
 
 const RegisterBody = Type.Object(
   {
@@ -56,8 +67,11 @@ const RegisterBody = Type.Object(
   },
   {
     additionalProperties: false,
-    description: 'All fields are required; unknown fields (an owner or key id included) are refused.',
-    examples: [{ url: 'https://hooks.example.com/svc', trigger: { severity: 'high', branch: 'privacy' } }],
+    description: 'All fields are required but `trigger.on` (default `every-audit`); unknown fields (an owner or key id included) are refused.',
+    examples: [
+      { url: 'https://hooks.example.com/svc', trigger: { severity: 'high', branch: 'privacy' } },
+      { url: 'https://hooks.example.com/a11y', trigger: { severity: 'medium', branch: 'accessibility', on: 'new-failures' } },
+    ],
   },
 );
 type RegisterBody = Static<typeof RegisterBody>;
@@ -91,7 +105,7 @@ export const EXAMPLE_ATTEMPT = {
 export const EXAMPLE_REGISTRATION = {
   id: '2f6d8f0a-5a55-4a8e-b1f4-6f1c2d3e4f50',
   url: 'https://hooks.example.com/svc',
-  trigger: { severity: 'high', branch: 'privacy' },
+  trigger: { severity: 'high', branch: 'privacy', on: 'every-audit' },
   verifiedAt: '2026-03-01T10:00:00.412Z',
   createdAt: '2026-03-01T10:00:00.415Z',
   latestAttempt: null,
@@ -101,7 +115,7 @@ export const RegistrationBody = Type.Object(
   {
     id: Type.String(),
     url: Type.String(),
-    trigger: Trigger,
+    trigger: TriggerBody,
     verifiedAt: Type.String({ format: 'date-time' }),
     createdAt: Type.String({ format: 'date-time' }),
     latestAttempt: Type.Union([LatestAttemptBody, Type.Null()], { description: 'The latest delivery attempt; null until the first one.' }),
@@ -272,7 +286,11 @@ export function webhookRoutes(deps: WebhookRouteDeps) {
             400: withHeaders(
               Type.Object(FieldErrorsBody.properties, {
                 description: 'The body breaks the contract (missing or unknown fields, a value outside its set, a URL that is not https). Nothing was sent.',
-                examples: [{ errors: { url: 'must be an https URL; nothing is sent to other schemes' } }, { errors: { 'trigger.severity': 'must be one of medium, high, critical' } }],
+                examples: [
+                  { errors: { url: 'must be an https URL; nothing is sent to other schemes' } },
+                  { errors: { 'trigger.severity': 'must be one of medium, high, critical' } },
+                  { errors: { 'trigger.on': 'must be one of every-audit, new-failures' } },
+                ],
               }),
               RATE_LIMIT_HEADERS,
             ),
@@ -300,7 +318,7 @@ export function webhookRoutes(deps: WebhookRouteDeps) {
         const saved = await saveRegistration(deps.db, {
           apiKeyId,
           url: url.href,
-          trigger: body.trigger,
+          trigger: { ...body.trigger, on: body.trigger.on ?? 'every-audit' },
           challenge: verification.challenge,
           verifiedAt: verification.verifiedAt,
           maxPerKey,
