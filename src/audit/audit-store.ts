@@ -496,8 +496,13 @@ export async function latestAuditsByOrigin(db: Kysely<Database>, limit: number):
 
 /** Any key's audit with this id, for the admin-wide dashboard; undefined when there is none. */
 export async function findAnyAudit(db: Kysely<Database>, id: string): Promise<AuditSnapshot | undefined> {
-  const owner = await db.selectFrom('audits').select('api_key_id').where('id', '=', id).executeTakeFirst();
-  return owner && findAudit(db, owner.api_key_id, id);
+  const owner = await auditOwner(db, id);
+  return owner === undefined ? undefined : findAudit(db, owner, id);
+}
+
+/** The key that owns the audit with this id; undefined when there is none. */
+export async function auditOwner(db: Kysely<Database>, id: string): Promise<string | undefined> {
+  return (await db.selectFrom('audits').select('api_key_id').where('id', '=', id).executeTakeFirst())?.api_key_id;
 }
 
 /**

@@ -23,6 +23,12 @@
 //   such as 1.2.3, or 6+ hex digits in one case): `logo.png?v=171` and `logo.png?v=172` are one
 //   image. Any other parameter keeps its value (`?id=1` and `?id=2` are two links), and so does a
 //   value that looks like content (`?v=dQw4w9WgXcQ`, a video id).
+// - Snippets, the element's own markup only: its start tag and the text before its first child
+//   element. A snippet is the element's outer HTML cut at 200 characters, so an `<html>`, a
+//   `<form>` or a `<table>` failing a rule carried its first children's markup, and an edit inside
+//   them (an image fixed further down the page) gave the container a new identity: the same
+//   failure read as one fixed and one new. The selector says where the element is; the start tag
+//   and its leading text say which element it is (`<a href="/buy">Buy` and `…>Buy now` stay apart).
 // - Snippets, content-hashed file names: a dot-separated segment of 8 to 64 hex digits, with both
 //   a digit and a letter, between a name and an extension (`app.3f9a2c1b.png`), becomes `#`: the
 //   same asset rebuilt. A name that is only a hash (`3f9a2c1b.png`), a hash joined with `-`, and a
@@ -89,7 +95,29 @@ export function normaliseSnippet(snippet: string): string {
   if (text.includes('.')) {
     text = text.replace(HASHED_NAME, (whole, before: string, hash: string) => (DIGIT.test(hash) && HEX_LETTER.test(hash) ? `${before}#` : whole));
   }
-  return SNIPPET_TO_NORMALISE.test(text) ? text.replace(SPACE_AT_TAG, '').replace(WHITESPACE, ' ').trim() : text;
+  if (SNIPPET_TO_NORMALISE.test(text)) text = text.replace(SPACE_AT_TAG, '').replace(WHITESPACE, ' ').trim();
+  return ownMarkup(text);
+}
+
+/**
+ * The start tag and the text before the first child element (see the header). A snippet whose
+ * start tag the 200-character cut ended before it closed is kept whole. Attribute values are
+ * serialised in double quotes with `"` escaped, so a `>` inside quotes never ends the tag.
+ */
+function ownMarkup(snippet: string): string {
+  if (!snippet.startsWith('<') || snippet.startsWith('<!')) return snippet;
+  let quote = '';
+  for (let i = 1; i < snippet.length; i++) {
+    const ch = snippet[i]!;
+    if (quote !== '') {
+      if (ch === quote) quote = '';
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '>') {
+      const child = snippet.indexOf('<', i + 1);
+      return child === -1 ? snippet : snippet.slice(0, child).trimEnd();
+    }
+  }
+  return snippet;
 }
 
 /** SHA-256 as hex: the one-shot `crypto.hash` (Node 20.12 and later, about twice as fast on short input) where there is one. */

@@ -34,6 +34,9 @@ const SAME: [string, Where, Where][] = [
   ['jQuery’s &_= timestamp after an escaped &', ['image-alt', IMG, '<img src="/chart?id=7&amp;_=1700000000000">'], ['image-alt', IMG, '<img src="/chart?id=7&amp;_=1700000099999">']],
   ['a content-hashed file name', ['image-alt', IMG, '<img src="/static/hero.3f9a2c1b.png">'], ['image-alt', IMG, '<img src="/static/hero.a81c9e0d.png">']],
   ['a privacy finding without location', [null, null, null], [null, null, null]],
+  ['a container whose children changed (an image fixed further down)', ['html-has-lang', 'html', '<html><head><title>Shop</title></head><body><main><img src="/team.jpg">'], ['html-has-lang', 'html', '<html><head><title>Shop</title></head><body><main><form action="/s">']],
+  ['a link whose child image changed', ['link-name', 'nav > a', '<a href="/cart"><img src="cart.svg"></a>'], ['link-name', 'nav > a', '<a href="/cart"><svg aria-hidden="true"></svg></a>']],
+  ['a > inside a quoted attribute value', ['image-alt', IMG, '<img src="a.png" title="1 > 0"><span>x</span>'], ['image-alt', IMG, '<img src="a.png" title="1 > 0"><span>y</span>']],
 ];
 
 const DIFFERENT: [string, Where, Where, control?: string][] = [
@@ -50,6 +53,9 @@ const DIFFERENT: [string, Where, Where, control?: string][] = [
   ['a selector under another unique id', ['image-alt', '#nav > img', '<img src="a.png">'], ['image-alt', '#aside > img', '<img src="a.png">']],
   ['a location against none', [null, 'footer > a', '<a href="/privacy">Privacy</a>'], [null, null, null]],
   ['the rule as a selector (fields never run together)', ['a', 'b', '<i>'], ['a b', null, '<i>']],
+  ['a container whose own attributes changed', ['html-has-lang', 'html', '<html class="a"><head>'], ['html-has-lang', 'html', '<html class="b"><head>']],
+  ['text before the first child changed', ['link-name', 'nav > a', '<a href="/x">Cart <img src="c.svg"></a>'], ['link-name', 'nav > a', '<a href="/x">Basket <img src="c.svg"></a>']],
+  ['a start tag the cut ended, with different attributes after the cut', ['image-alt', IMG, '<img src="a.png" data-x="aaa'], ['image-alt', IMG, '<img src="a.png" data-x="bbb']],
 ];
 
 describe('one identity for what changes without the element changing', () => {
@@ -69,8 +75,11 @@ describe('near misses: different identities', () => {
 
 describe('normalisation, spelled out', () => {
   const snippets: [string, string][] = [
-    ['<a href="/x">\n  <span>Go</span>\n</a>', '<a href="/x"><span>Go</span></a>'],
-    ['<p>Two  words</p>', '<p>Two words</p>'],
+    ['<a href="/x">\n  <span>Go</span>\n</a>', '<a href="/x">'],
+    ['<p>Two  words</p>', '<p>Two words'],
+    ['<p>Lead text <b>bold</b> rest</p>', '<p>Lead text'],
+    ['<!-- a comment -->', '<!-- a comment -->'],
+    ['text, not markup', 'text, not markup'],
     ['<img src="/a.png?v=12&amp;id=3">', '<img src="/a.png?v=&amp;id=3">'],
     ['<img src="/a.png?id=3&v=1.2.3">', '<img src="/a.png?id=3&v=">'],
     ['<img src="/a.png?V=ABCDEF12">', '<img src="/a.png?V=">'],

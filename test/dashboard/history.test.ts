@@ -53,10 +53,11 @@ describe('an audit’s page', () => {
     assert.ok(body.includes(`<a href="${historyHref()}">History of ${origin}</a>`), 'links the origin’s history');
 
     assert.ok(stored.findings.length >= 5, 'the first audit fails every issue');
+    const findings = body.slice(body.indexOf('id="findings"'));
     for (const finding of stored.findings) {
-      const at = body.indexOf(`<code>${finding.control}</code>`);
+      const at = findings.indexOf(`<code>${finding.control}</code>`);
       assert.ok(at > 0, finding.control);
-      const section = body.slice(at, body.indexOf('</section>', at));
+      const section = findings.slice(at, findings.indexOf('</section>', at));
       assert.ok(section.includes(`<span class="tag tag-${finding.severity}">${finding.severity}</span> <span class="tag tag-${finding.status}">${finding.status}</span>`), finding.control);
       assert.ok(section.includes(escaped(finding.evidence)), `${finding.control}: evidence`);
       for (const occurrence of finding.occurrences ?? []) {
@@ -89,7 +90,29 @@ describe('an audit’s page', () => {
     assert.match(body, /<code>2\.4\.2<\/code><br><span class="requirement">Page Titled \(WCAG 2\.1 Level A\)<\/span>/);
   });
 
-  test('a privacy audit: its controls and findings, no standard; no changes section without data', async () => {
+  test('changes: the first audit says so; an unchanged page has nothing new; a fix is listed as fixed; a relapse as new and back after a fix', async () => {
+    const changes = async (id: string) => {
+      const body = main((await get(`/dashboard/audits/${id}`)).body);
+      return body.slice(body.indexOf('id="changes"'), body.indexOf('id="findings"'));
+    };
+    assert.match(await changes(wcag[0]!), /This is the first audit of this page/);
+    const unchanged = await changes(wcag[1]!);
+    assert.match(unchanged, new RegExp(`Compared with <a href="/dashboard/audits/${wcag[0]}">the audit of <time`));
+    assert.match(unchanged, /: 0 new \(0 of them back after a fix\), 0 fixed, \d+ persisting\./);
+    assert.equal(unchanged.includes('<caption>'), false, 'no list');
+    // STEPS: the third audit fixes the first issue (the image whose markup holds a script tag) and gives the page its title.
+    const fixed = await changes(wcag[2]!);
+    assert.match(fixed, /: 0 new \(0 of them back after a fix\), 2 fixed, /);
+    assert.match(fixed, /<caption>Fixed<\/caption>/);
+    assert.ok(fixed.includes('&lt;img src=&quot;/team.jpg&quot;'), 'the fixed element’s markup, as text');
+    // The fifth audit brings back the second issue and the missing lang, both fixed by the fourth.
+    const relapse = await changes(wcag[4]!);
+    assert.match(relapse, /: 2 new \(2 of them back after a fix\), 0 fixed, /);
+    assert.match(relapse, /<caption>Back after a fix \(also new\)<\/caption>/);
+    assert.match(relapse, new RegExp(`<a href="/dashboard/audits/${wcag[0]}"><time`), 'both first failed in the first audit, before their fix');
+  });
+
+  test('a privacy audit: its controls and findings, no standard; its changes section', async () => {
     const { id } = await fx.database.db.selectFrom('audits').select('id').where('branch', '=', 'privacy').where('origin', '=', origin).executeTakeFirstOrThrow();
     const res = await get(`/dashboard/audits/${id}`);
     assert.equal(res.statusCode, 200);
@@ -99,7 +122,7 @@ describe('an audit’s page', () => {
     const stored = (await findAnyAudit(fx.database.db, id))!;
     for (const control of stored.controls) assert.ok(body.includes(`<code>${control.control}</code>`), control.control);
     for (const finding of stored.findings) assert.ok(body.includes(escaped(finding.evidence)), finding.control);
-    assert.equal(body.includes('id="changes"'), false, 'the comparison is not built here');
+    assert.ok(body.includes('id="changes"'), 'every audit has its comparison');
   });
 
   test('an unknown or malformed id is a 404 page', async () => {

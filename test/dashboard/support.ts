@@ -207,6 +207,8 @@ export async function auditHistory(
       await sql`update remediation_tickets set ${sql.ref(column)} = moved.new from moved where origin = ${origin} and ${sql.ref(column)} = moved.old`.execute(trx);
     }
     await sql`update remediation_heads set audit_created_at = moved.new from moved where origin = ${origin} and audit_created_at = moved.old`.execute(trx);
+    // The identities' history keeps each audit's time too (the changes section compares by it).
+    await sql`update identity_appearances as i set audit_created_at = a.created_at from audits as a where a.id = i.audit_id and a.origin = ${origin}`.execute(trx);
   });
   return ids;
 }

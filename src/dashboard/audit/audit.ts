@@ -5,10 +5,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { findAnyAudit, type AuditSnapshot } from '../../audit/audit-store.ts';
+import { auditOwner, findAudit, type AuditSnapshot } from '../../audit/audit-store.ts';
+import { auditChanges, type AuditChanges, type ChangedOccurrence } from '../../audit/changes.ts';
 import type { Finding } from '../../audit/findings.ts';
 import { PILLAR_TITLES } from '../../report/pdf.ts';
-import { originHref, totalsText } from '../common/audits.ts';
+import { auditHref, originHref, totalsText } from '../common/audits.ts';
 import type { DashboardContext } from '../common/guard.ts';
 import { DASHBOARD, html, VIEWER_PAGES } from '../common/openapi.ts';
 import { notFound, page, signedIn, UUID } from '../common/page.ts';
@@ -63,11 +64,42 @@ interface AuditPage extends PageBase {
   };
   findings: FindingView[];
   controls: ControlView[];
-  /**
-   * Changes against the previous audit of the page: the audit-changes work of issue 19 passes them
-   * (and shapes them); this page only leaves their section, rendered when they are given.
-   */
-  changes?: unknown;
+  /** What changed since the previous audit of the page (same key, URL, branch and standard). */
+  changes: ChangesView;
+}
+
+/** At most this many occurrences of each kind are listed; the counts are whole. */
+export const CHANGES_LISTED = 50;
+
+interface ChangesView {
+  /** The audit compared with; null for the page's first audit. */
+  against: { href: string; createdAt: Moment } | null;
+  errorsOnly: boolean;
+  counts: { new: number; fixed: number; persisting: number; regressed: number };
+  lists: { kind: 'new' | 'fixed' | 'regressed'; heading: string; items: (Pick<ChangedOccurrence, 'control' | 'rule' | 'selector' | 'snippet' | 'severity'> & { seenIn?: { href: string; createdAt: Moment } })[]; more: number }[];
+}
+
+function changesView(changes: AuditChanges): ChangesView {
+  const { occurrences } = changes;
+  const list = (kind: 'new' | 'fixed' | 'regressed', heading: string, items: readonly (ChangedOccurrence & { seenIn?: { id: string; createdAt: Date } })[]) => ({
+    kind,
+    heading,
+    items: items.slice(0, CHANGES_LISTED).map(({ control, rule, selector, snippet, severity, seenIn }) => ({
+      control, rule, selector, snippet, severity,
+      ...(seenIn ? { seenIn: { href: auditHref(seenIn.id), createdAt: moment(seenIn.createdAt) } } : {}),
+    })),
+    more: Math.max(0, items.length - CHANGES_LISTED),
+  });
+  return {
+    against: changes.against && { href: auditHref(changes.against.id), createdAt: moment(changes.against.createdAt) },
+    errorsOnly: !changes.severities.includes('warning'),
+    counts: { new: occurrences.new.length, fixed: occurrences.fixed.length, persisting: occurrences.persisting.length, regressed: occurrences.regressed.length },
+    lists: [
+      list('new', 'New failures', occurrences.new),
+      list('regressed', 'Back after a fix (also new)', occurrences.regressed),
+      list('fixed', 'Fixed', occurrences.fixed),
+    ].filter((l) => l.items.length > 0),
+  };
 }
 
 const renderAudit = template<AuditPage>(import.meta.dirname, 'audit');
@@ -79,7 +111,7 @@ function requirementOf(control: string, requirement: string | undefined): string
 
 const SOURCES: Record<NonNullable<Finding['source']>, string> = { rules: 'the rule engine', ai: 'the AI judgement step' };
 
-function auditPage(session: SignedIn, audit: AuditSnapshot): AuditPage {
+function auditPage(session: SignedIn, audit: AuditSnapshot, changes: AuditChanges): AuditPage {
   const origin = new URL(audit.url).origin;
   const requirements = new Map(audit.controls.map((control) => [control.control, control.requirement]));
   return {
@@ -118,6 +150,7 @@ function auditPage(session: SignedIn, audit: AuditSnapshot): AuditPage {
       evidence: control.evidence,
       element: control.location,
     })),
+    changes: changesView(changes),
   };
 }
 
@@ -142,9 +175,10 @@ export function auditPages(app: FastifyInstance, { db, guard }: DashboardContext
     async (request, reply) => {
       const session = request.dashboardSession!;
       const { id } = request.params;
-      const audit = UUID.test(id) ? await findAnyAudit(db, id) : undefined;
-      if (!audit) return notFound(reply, session, 'Audit not found', 'No audit has this id.');
-      return page(reply, 200, renderAudit(auditPage(signedIn(session), audit)));
+      const owner = UUID.test(id) ? await auditOwner(db, id) : undefined;
+      const [audit, changes] = owner === undefined ? [] : await Promise.all([findAudit(db, owner, id), auditChanges(db, owner, id)]);
+      if (!audit || changes?.outcome !== 'compared') return notFound(reply, session, 'Audit not found', 'No audit has this id.');
+      return page(reply, 200, renderAudit(auditPage(signedIn(session), audit, changes.changes)));
     },
   );
 }
