@@ -348,6 +348,20 @@ describe('an origin’s history and its audits in Chromium, as an admin and as a
       assert.ok((await page.locator('#controls ~ .table-wrap tbody tr').count()) >= 5, 'the checked controls');
       await fits(page, 'audit');
       assert.equal(await page.getByRole('link', { name: `History of ${origin}` }).count(), 1, 'and back to the history');
+      assert.match((await page.locator('section[aria-labelledby="changes"] p').first().textContent())!, /first audit of this page/);
+
+      // The newest audit: its changes list what it fixed; follow the comparison to the audit before it.
+      await page.goto(`${base}/dashboard/origins/${encodeURIComponent(origin)}`);
+      const newest = rows.first().getByRole('link');
+      await Promise.all([page.waitForURL(`${base}${await newest.getAttribute('href')}`), newest.click()]);
+      const changes = page.locator('section[aria-labelledby="changes"]');
+      assert.match((await changes.locator('p').first().textContent())!, /: 0 new \(0 of them back after a fix\), \d+ fixed, 0 persisting\./);
+      assert.equal(await changes.getByRole('table', { name: 'Fixed' }).count(), 1);
+      const against = changes.getByRole('link', { name: /^the audit of / });
+      const previous = await against.getAttribute('href');
+      await Promise.all([page.waitForURL(`${base}${previous}`), against.click()]);
+      assert.equal(await page.locator('h1').textContent(), 'Accessibility (WCAG) audit');
+      await fits(page, 'the previous audit');
       await page.context().close();
     });
   }
