@@ -28,7 +28,7 @@ type WebhookNoticeId = keyof typeof WEBHOOK_NOTICES;
 export interface WebhookView {
   id: string;
   url: string;
-  trigger: { severity: string; branch: string };
+  trigger: { severity: string; branch: string; on: string };
   /** The owner key's display form and label; null in a member's view. */
   owner: { display: string; label: string | null } | null;
   verifiedAt: Moment;
