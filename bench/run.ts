@@ -33,6 +33,9 @@
 //    to the same audits through POST /api/v1/audit at the same concurrency; and on an idle service
 //    the time from a slot falling due to its run starting.
 //
+// 6. Changes (bench/changes-bench.ts): GET /api/v1/audits/{id}/changes on audits with 50
+//    occurrences in each of 25 criteria, next to the audit's read-back; goal p50 under 20 ms.
+//
 // Without the shared corpora (a fresh clone has no ../shared) part 1 cannot run: it is reported as
 // missing, part 2 runs on generated pages, and the process exits 1 so nobody takes the run as whole.
 import fs from 'node:fs';
@@ -64,6 +67,7 @@ import { startHttpsFixture } from '../test/support/https-fixture.ts';
 import { makeTestPki } from '../test/support/tls.ts';
 import { CORPORA, loadCorpusPages } from '../test/support/corpus-pages.ts';
 import { missingShared } from '../test/support/shared.ts';
+import { benchChanges } from './changes-bench.ts';
 import { benchMonitors } from './monitors-bench.ts';
 import { benchReport } from './report-bench.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
@@ -513,6 +517,7 @@ const webhooks = process.env.BENCH_SKIP_WEBHOOKS ? undefined : await benchWebhoo
 const monitors = process.env.BENCH_SKIP_MONITORS
   ? undefined
   : await benchMonitors(pages, { monitors: MONITORS, concurrency: E2E_CONCURRENCY, openDatabase: openBenchDatabase, serviceEnv: SERVICE_ENV });
+const changes = process.env.BENCH_SKIP_CHANGES ? undefined : await benchChanges(openBenchDatabase, process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite');
 const report = process.env.BENCH_SKIP_REPORT ? undefined : await benchReport(openBenchDatabase, process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite');
 
 for (const [branch, result] of Object.entries(analysis)) {
@@ -599,8 +604,14 @@ if (monitors) {
   const d = monitors.dueToStart;
   console.log(`monitors: slot due → run started on an idle service over ${d.monitors} slots: p50 ${fmt(d.p50, 0)} ms, p99 ${fmt(d.p99, 0)} ms, max ${fmt(d.max, 0)} ms (goal p50 < 1000 ms: ${d.p50 < 1000 ? 'met' : 'NOT met'})`);
 }
+if (changes) {
+  console.log(
+    `\nchanges (${changes.database}, ${changes.occurrencesPerAudit} occurrences per audit): GET …/changes p50 ${fmt(changes.unchangedP50, 1)} ms unchanged page, ` +
+      `${fmt(changes.changedP50, 1)} ms changed page (new, fixed, regressed); the audit's read-back ${fmt(changes.readBackP50, 1)} ms; goal < 20 ms: ${changes.meetsGoal ? 'met' : 'NOT met'}`,
+  );
+}
 const file = path.join(root, 'bench/results', `${new Date().toISOString().replaceAll(':', '-')}.json`);
-fs.writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, analysis, wcag: wcagExtras, pathological, e2e, craftedE2e, webhooks, monitors, report }, null, 2)}\n`);
+fs.writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, analysis, wcag: wcagExtras, pathological, e2e, craftedE2e, webhooks, monitors, changes, report }, null, 2)}\n`);
 console.log(`written ${path.relative(root, file)}`);
 if (corporaMissing) {
   console.error(`incomplete run: the analysis part needs ${CORPORA.join(' and ')} from the shared folder`);
