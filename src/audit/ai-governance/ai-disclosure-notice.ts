@@ -84,7 +84,7 @@ function findDisclosure(d: Discourse): Disclosure | undefined {
  * heading "Port operator bets on AI" of a section whose next sentence says "announced" reports
  * too.
  */
-function isReported(d: Discourse, s: Sentence): boolean {
+export function isReported(d: Discourse, s: Sentence): boolean {
   if (reports(s)) return true;
   if (s.section === null) return false;
   let reported = reportedSections.get(s.section);

@@ -9,7 +9,7 @@
 // a topic cue (a purpose verb, a training verb, a review verb, an artifact noun) inside a
 // sentence that is AI-related, and not negated.
 import type { Element } from 'domhandler';
-import type { Page } from '../page.ts';
+import type { Link, Page } from '../page.ts';
 import { corpusOf, type Corpus, type Hit } from './evidence.ts';
 import { AI_TERMS, EDITORIAL_MARK, NOT_A_NEGATION, negationFor, SYSTEM_NAME_DECLARATION, UNASSERTED, WITHOUT, findAll, type Lexeme } from './lexicon.ts';
 
@@ -90,6 +90,12 @@ export interface Discourse {
   editorial: boolean;
   /** The negation words of the page's language. */
   negation: Lexeme;
+  /**
+   * The page documents an AI system of its own without a disclosure sentence (a model card, a
+   * training statement about its model: see own-system.ts). Its main content is then read as
+   * about that system, as on a page whose title names AI. Set by `ownSystemOf`.
+   */
+  documentsSystem: boolean;
 }
 
 const discourses = new WeakMap<Page, Discourse>();
@@ -215,7 +221,7 @@ function build(corpus: Corpus): Discourse {
 
   const systemNames = findSystemNames(sentences);
   const editorial = isEditorial(page);
-  const discourse: Discourse = { corpus, sentences, sections, systemNames, pageAboutAi: false, editorial, negation: negationFor(page.lang) };
+  const discourse: Discourse = { corpus, sentences, sections, systemNames, pageAboutAi: false, editorial, negation: negationFor(page.lang), documentsSystem: false };
   const title = sentences.find((s) => s.blockIndex === -1 && corpus.segments[0]?.where === 'the title' && s.start === corpus.segments[0].start);
   const h1 = sections.find((s) => s.level === 1)?.heading;
   discourse.pageAboutAi = [title, h1].some((s) => s !== undefined && s !== null && isAiSentence(discourse, s));
@@ -333,7 +339,16 @@ export function isAiSentence(discourse: Discourse, s: Sentence): boolean {
   if (mentionsAi(discourse, s)) return true;
   if (s.section === null) return false;
   if (isAiSection(discourse, s.section)) return true;
-  return discourse.pageAboutAi && (s.section.landmark === 'main' || s.section.landmark === 'body');
+  return (discourse.pageAboutAi || discourse.documentsSystem) && (s.section.landmark === 'main' || s.section.landmark === 'body');
+}
+
+/** The sentence holding a link's visible name (or the first of its block). */
+export function linkSentence(d: Discourse, link: Link): Sentence | undefined {
+  const block = d.corpus.page.textBlocks[link.blockIndex];
+  if (block === undefined) return undefined;
+  const at = link.nameFrom === 'content' ? Math.max(0, block.text.indexOf(link.text)) : 0;
+  const offset = block.start + at;
+  return d.sentences.find((s) => s.blockIndex === link.blockIndex && s.start <= offset && s.end >= offset) ?? d.sentences.find((s) => s.blockIndex === link.blockIndex);
 }
 
 function containsWord(haystack: string, word: string): boolean {

@@ -32,7 +32,7 @@
 // statement: both fail, as the labels of the accuracy sets do.
 import type { Control, Outcome } from '../control.ts';
 import { truncate, type Link, type Page } from '../page.ts';
-import { disclosureOf } from './ai-disclosure-notice.ts';
+import { ownSystemOf } from './own-system.ts';
 import { discourseOf, hitsIn, isAiSentence, isNegated, mentionsAi, type Discourse, type Section, type Sentence } from './discourse.ts';
 import { EVIDENCE_MAX, locationAt, lookedFor, outcome, quotedText, scriptRendered, type Corpus, type Hit } from './evidence.ts';
 import {
@@ -379,7 +379,7 @@ export const outcomes = {
   noStatement: (contact: Contact | undefined): Outcome =>
     lookedFor(contact === undefined ? `No ${WHAT} found for the disclosed AI system, and no contact mechanism` : `A ${contact.kind} exists but no oversight statement for the disclosed AI system`, EXAMPLES),
   /** No AI system of the site's own: nothing for a person to oversee. */
-  notDisclosed: (): Outcome => lookedFor('The page discloses no AI system of its own, so no oversight statement counts', EXAMPLES),
+  notDisclosed: (): Outcome => lookedFor('The page discloses no AI system of its own and documents none, so no oversight statement counts', EXAMPLES),
   /** No disclosure, and the page is a script-rendered shell: static HTML cannot decide. */
   scriptRendered: (page: Page): Outcome => scriptRendered(WHAT, page),
 };
@@ -399,7 +399,7 @@ export const control: Control<AiGovernanceControlId, Page> = {
   severity: 'warning',
   evaluate(page) {
     const d = discourseOf(page);
-    if (disclosureOf(d) === undefined) return page.likelyClientRendered ? outcomes.scriptRendered(page) : outcomes.notDisclosed();
+    if (ownSystemOf(d) === undefined) return page.likelyClientRendered ? outcomes.scriptRendered(page) : outcomes.notDisclosed();
     const found = oversightOf(d);
     for (const statement of found.statements) {
       const contact = contactFor(d, found, statement);

@@ -22,7 +22,7 @@
 // artifact, nor is a link to someone else's framework (NIST, ISO, the EU).
 import type { Control, Outcome } from '../control.ts';
 import type { Link, Page } from '../page.ts';
-import { disclosureOf } from './ai-disclosure-notice.ts';
+import { onOwnSite, ownSystemOf, reportedLink } from './own-system.ts';
 import { discourseOf, isNegated, type Discourse, type Section } from './discourse.ts';
 import { corpusOf, linked, lookedFor, quoted, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
@@ -66,7 +66,7 @@ const POLICY = lexeme({
 
 /** What makes a policy's name about AI: an AI term, or a model or algorithm ("Model risk management policy"). */
 const ABOUT_AI = lexeme({
-  lower: [String.raw`models?|modell\p{L}*|modèles?|modelos?|modell[oi]|algorithm\p{L}*|algoritm\p{L}*|algorithmes?|automated decision\p{L}*|machine${H}learning`],
+  lower: [String.raw`models?|modell\p{L}*|modèles?|modelos?|modell[oi]|algorithm\p{L}*|algor[ií]tm\p{L}*|algorithmes?|automated decision\p{L}*|machine${H}learning`],
   exact: [String.raw`AI|A\.I\.|KI|IA|GenAI|(?:AI|KI|IA)-\p{L}+|\p{L}+-(?:AI|KI|IA)`],
 });
 
@@ -96,6 +96,24 @@ function namesArtifact(text: string, lower: string, systemNames: readonly string
   const document = findAll(DOCUMENT, text, lower)[0];
   if (document !== undefined) return document;
   return aboutAi ? findAll(POLICY, text, lower)[0] : undefined;
+}
+
+/**
+ * For the page-level gate (own-system.ts): a visible link on the site's own host naming an
+ * artifact that itself names AI, a model or an algorithm ("Informe de auditoría algorítmica
+ * 2024 (PDF)", "Bias-audit AcceptIQ", "AI risk assessment"): an assessment of an AI system the
+ * site publishes. Not negated, not in a reported sentence, not a reference framework.
+ */
+export function systemArtifactLink(d: Discourse): Target | undefined {
+  for (const link of d.corpus.links) {
+    const lower = link.text.toLowerCase();
+    const aboutAi = findAll(ABOUT_AI, link.text, lower).length > 0 || findAll(AI_TERMS, link.text, lower).length > 0;
+    if (!aboutAi || findAll(DOCUMENT, link.text, lower).length === 0) continue;
+    if (isReference(link) || !onOwnSite(d, link) || negatedLink(d, link) || reportedLink(d, link)) continue;
+    const target = d.corpus.targets.find((t) => t.element === link.element);
+    if (target !== undefined) return target;
+  }
+  return undefined;
 }
 
 type Exposed = { link: Target } | { heading: Hit };
@@ -179,7 +197,7 @@ export const outcomes = {
   /** Nothing found, and the page is a script-rendered shell: static HTML cannot decide. */
   scriptRendered: (page: Page): Outcome => scriptRendered(WHAT, page),
   /** The page discloses no AI system of its own, so nothing on it governs one. */
-  undisclosed: (): Outcome => lookedFor(`No ${WHAT}: the page discloses no AI system of its own`, EXAMPLES),
+  undisclosed: (): Outcome => lookedFor(`No ${WHAT}: the page discloses no AI system of its own and documents none`, EXAMPLES),
   /** Nothing linked or published in a page whose content is in the static HTML (claims in prose do not count). */
   notFound: (): Outcome => lookedFor(`No ${WHAT} linked or published on the page`, EXAMPLES),
 };
@@ -195,7 +213,7 @@ export const control: Control<AiGovernanceControlId, Page> = {
   evaluate(page) {
     const corpus = corpusOf(page);
     const d = discourseOf(page);
-    if (disclosureOf(d) === undefined) return page.likelyClientRendered ? outcomes.scriptRendered(page) : outcomes.undisclosed();
+    if (ownSystemOf(d) === undefined) return page.likelyClientRendered ? outcomes.scriptRendered(page) : outcomes.undisclosed();
     const exposed = exposedOf(d);
     if (exposed !== undefined) return 'link' in exposed ? outcomes.linked(corpus, exposed.link) : outcomes.published(corpus, exposed.heading);
     return page.likelyClientRendered ? outcomes.scriptRendered(page) : outcomes.notFound();

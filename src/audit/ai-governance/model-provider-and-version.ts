@@ -26,7 +26,7 @@
 import type { Control, Outcome } from '../control.ts';
 import { truncate, type Page } from '../page.ts';
 import { RECORD_LEVEL, discourseOf, hitsIn, isAiSentence, isNegated, recordGroupOf, type Discourse, type Section, type Sentence } from './discourse.ts';
-import { disclosureOf } from './ai-disclosure-notice.ts';
+import { ownSystemOf } from './own-system.ts';
 import { EVIDENCE_MAX, corpusOf, linked, locationAt, lookedFor, outcome, partlyFound, quotedText, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
 import { REPORTING, findAll, firstMatch, lexeme, type Lexeme } from './lexicon.ts';
@@ -456,7 +456,7 @@ export const outcomes = {
   providerMissing: (corpus: Corpus, model: Hit): Outcome => partlyFound(corpus, 'Model named but not its provider', PROVIDER_EXAMPLES, model),
   /** A model and provider are named, but the page discloses no AI system of its own (it reports on AI, or says nothing of using it). */
   undisclosed: (corpus: Corpus, model: Hit): Outcome =>
-    outcome('fail', quotedText(corpus, "Model and provider named, but no AI system of the site's own is disclosed on the page; found", model, EVIDENCE_MAX), locationAt(corpus, model)),
+    outcome('fail', quotedText(corpus, "Model and provider named, but no AI system of the site's own is disclosed or documented on the page; found", model, EVIDENCE_MAX), locationAt(corpus, model)),
   /** Nothing found, and the page is a script-rendered shell: static HTML cannot decide. */
   scriptRendered: (page: Page): Outcome => scriptRendered('model provider or version', page),
   /** Neither. */
@@ -475,7 +475,7 @@ export const control: Control<AiGovernanceControlId, Page> = {
     const corpus = corpusOf(page);
     const d = discourseOf(page);
     // The model documents an AI system the site discloses; on any other page it identifies nothing of the site's.
-    const disclosed = disclosureOf(d) !== undefined;
+    const disclosed = ownSystemOf(d) !== undefined;
     const { identified, doc, model, provider } = findingOf(d, disclosed);
     if (identified !== undefined) return disclosed ? outcomes.identified(corpus, identified) : outcomes.undisclosed(corpus, identified.model);
     if (doc !== undefined && disclosed) return outcomes.linked(corpus, doc.target, doc.provider, doc.model);

@@ -24,7 +24,7 @@
 // "decisions are made automatically"): a disclosure, not a purpose.
 import type { Control, Outcome } from '../control.ts';
 import type { Page } from '../page.ts';
-import { disclosureOf } from './ai-disclosure-notice.ts';
+import { ownSystemOf } from './own-system.ts';
 import { discourseOf, hitsIn, isAiSection, isNegated, mentionsAi, type Discourse, type Section, type Sentence } from './discourse.ts';
 import { corpusOf, linked, notFound, quoted, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
@@ -237,7 +237,7 @@ function tierOf(d: Discourse, s: Sentence): Tier | undefined {
   if (namesSystem(d, s)) return 'sentence';
   if (s.section === null) return undefined;
   if (aiContext(d, s.section)) return 'section';
-  if (d.pageAboutAi && (s.section.landmark === 'main' || s.section.landmark === 'body')) return 'page';
+  if ((d.pageAboutAi || d.documentsSystem) && (s.section.landmark === 'main' || s.section.landmark === 'body')) return 'page';
   return undefined;
 }
 
@@ -286,7 +286,7 @@ function spanOf(s: Sentence): Hit {
 }
 
 function findPurpose(d: Discourse): Purpose | undefined {
-  if (disclosureOf(d) === undefined) return undefined;
+  if (ownSystemOf(d) === undefined) return undefined;
   const candidates: { s: Sentence; tier: Tier }[] = [];
   for (const s of d.sentences) {
     const tier = tierOf(d, s);
@@ -309,7 +309,7 @@ function findPurpose(d: Discourse): Purpose | undefined {
     const heading = section.heading;
     if (heading === null || section.sentences.length === 0) continue;
     if (!hitsIn(heading, PURPOSE_HEADING).some(affirmed(heading))) continue;
-    if (!aiContext(d, section) && !(d.pageAboutAi && section.landmark === 'main')) continue;
+    if (!aiContext(d, section) && !((d.pageAboutAi || d.documentsSystem) && section.landmark === 'main')) continue;
     const first = section.sentences.find((s) => hitsIn(s, COOKIE).length === 0);
     if (first !== undefined) return { hit: spanOf(first), heading };
   }
@@ -430,7 +430,7 @@ export const control: Control<AiGovernanceControlId, Page> = {
     if (purpose !== undefined) {
       return purpose.heading === undefined ? outcomes.stated(corpus, purpose.hit) : outcomes.underHeading(corpus, purpose.heading, purpose.hit);
     }
-    if (disclosureOf(discourse) !== undefined) {
+    if (ownSystemOf(discourse) !== undefined) {
       const link = corpus.targets.find((target) => target.source === 'link' && PURPOSE_HREF.test(target.lower));
       if (link !== undefined) return outcomes.linked(corpus, link);
     }

@@ -30,7 +30,8 @@
 // sources needs both. The analysis is built once per discourse (`trainingDataOf`).
 import type { Control, Outcome } from '../control.ts';
 import type { Page } from '../page.ts';
-import { disclosureOf } from './ai-disclosure-notice.ts';
+import { isReported } from './ai-disclosure-notice.ts';
+import { ownSystemOf } from './own-system.ts';
 import { discourseOf, hitsIn, isAiSentence, isNegated, type Discourse, type Sentence } from './discourse.ts';
 import { corpusOf, linked, notFound, quoted, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
@@ -246,8 +247,16 @@ export interface TrainingData {
 
 const analyses = new WeakMap<Discourse, TrainingData>();
 
-/** The page's training-data statements, memoised per discourse (both training controls read them). */
+/**
+ * The page's training-data statements, memoised per discourse (both training controls read
+ * them): none on a page without an AI system of its own (`ownSystemOf`).
+ */
 export function trainingDataOf(d: Discourse): TrainingData {
+  return ownSystemOf(d) === undefined ? NONE : statementsOf(d);
+}
+
+/** The statements whatever the gate says, memoised: the gate itself reads them (`modelTrainingStatement`). */
+function statementsOf(d: Discourse): TrainingData {
   let found = analyses.get(d);
   if (found === undefined) {
     found = analyse(d);
@@ -256,10 +265,24 @@ export function trainingDataOf(d: Discourse): TrainingData {
   return found;
 }
 
+/**
+ * For the page-level gate (own-system.ts): a training statement about a model, with something
+ * concrete about its data ("Das Modell wurde mit 85.000 Bewerbungen trainiert"): only machine
+ * learning is trained on data. Not in a sentence or section that reports another party's words.
+ */
+export function modelTrainingStatement(d: Discourse): Hit | undefined {
+  const found = statementsOf(d).statements.find(
+    (s) => (s.category !== undefined || s.source !== undefined) && namesTrainedThing(s.sentence) && !isReported(d, s.sentence) && s.hit.start >= s.sentence.start,
+  );
+  return found?.hit;
+}
+
 const NONE: TrainingData = { statements: [], both: undefined, link: undefined };
 
 function analyse(d: Discourse): TrainingData {
-  if (disclosureOf(d) === undefined) return NONE;
+  const link = d.corpus.targets.find((t) => t.source === 'link' && (TRAINING_HREF.test(t.lower) || findAll(TRAINING_NOUN, t.text, t.text.toLowerCase()).length > 0));
+  // Most pages say nothing of training: one look at the page-wide cue hits settles it.
+  if (!d.sentences.some((s) => hitsIn(s, TRAIN_VERB_ONLY).length > 0 || hitsIn(s, TRAINING_TOPIC).length > 0 || hitsIn(s, TRAINING_NOUN).length > 0)) return { ...NONE, link };
   const finalVerb = FINAL_VERB_LANGS.test(d.corpus.page.lang?.toLowerCase() ?? '') || d.corpus.page.lang === null;
   const statements: TrainingStatement[] = [];
 
@@ -291,7 +314,6 @@ function analyse(d: Discourse): TrainingData {
       if (trainingSection) break;
     }
   }
-  const link = d.corpus.targets.find((t) => t.source === 'link' && (TRAINING_HREF.test(t.lower) || findAll(TRAINING_NOUN, t.text, t.text.toLowerCase()).length > 0));
   return { statements, both: statements.find((s) => s.category !== undefined && s.source !== undefined), link };
 }
 
