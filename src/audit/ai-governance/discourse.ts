@@ -197,11 +197,15 @@ function build(corpus: Corpus): Discourse {
       sections.push(current);
       currentLandmark = landmark;
     }
+    // A record's key heads its value only inside its record (table, description list, details):
+    // the paragraph after a table belongs to the section the table sits in, not to its last row.
+    while (current.level === RECORD_LEVEL && current.parent !== null && !inside(block.element, recordContainer(current))) current = current.parent;
     if (level !== undefined) {
       let parent: Section | null = current;
       while (parent !== null && parent.level >= level) parent = parent.parent;
       const heading = sentence(corpus, hits, block.start, block.start + block.text.length, blockIndex, null, true);
       current = { heading, level, parent, landmark, sentences: [] };
+      if (level === RECORD_LEVEL) recordContainers.set(current, containerOf(block.element));
       heading.section = current;
       sections.push(current);
       sentences.push(heading);
@@ -226,6 +230,30 @@ function build(corpus: Corpus): Discourse {
   const h1 = sections.find((s) => s.level === 1)?.heading;
   discourse.pageAboutAi = [title, h1].some((s) => s !== undefined && s !== null && isAiSentence(discourse, s));
   return discourse;
+}
+
+/** The element a record's key and value live in: its table, description list or details (null: unknown). */
+const recordContainers = new WeakMap<Section, Element | null>();
+const RECORD_CONTAINERS = new Set(['table', 'dl', 'details']);
+/** Ancestors examined for a record's container. */
+const CONTAINER_DEPTH = 16;
+
+function containerOf(el: Element | null): Element | null {
+  for (let e = el, steps = 0; e !== null && steps < CONTAINER_DEPTH; steps++, e = e.parent?.type === 'tag' ? (e.parent as Element) : null) {
+    if (RECORD_CONTAINERS.has(e.name)) return e;
+  }
+  return null;
+}
+
+function recordContainer(section: Section): Element | null {
+  return recordContainers.get(section) ?? null;
+}
+
+/** Whether `el` lies inside `container` (an unknown container holds everything, as before). */
+function inside(el: Element | null, container: Element | null): boolean {
+  if (container === null) return true;
+  for (let e = el, steps = 0; e !== null && steps < LANDMARK_DEPTH; steps++, e = e.parent?.type === 'tag' ? (e.parent as Element) : null) if (e === container) return true;
+  return false;
 }
 
 /** The sentences of `[start, end)` of the corpus. */
