@@ -147,6 +147,121 @@ export function recordGroupOf(corpus: Corpus, s: Sentence): Element | null {
   return null;
 }
 
+/** One field of a record: its key and its value, as corpus spans. */
+export interface Field {
+  key: string;
+  /** The value's text and its span in the corpus. */
+  value: string;
+  start: number;
+  end: number;
+  /** The sentence the value starts in. */
+  sentence: Sentence;
+}
+
+/** A record: the fields of one table, description list, details group or "Key: value" list, in order. */
+export interface RecordGroup {
+  container: Element | null;
+  fields: Field[];
+}
+
+const records = new WeakMap<Discourse, RecordGroup[]>();
+
+/**
+ * The page's records, memoised: the fields of a table ("Provider | Nexadata S.r.l."), a
+ * description list, details, or a list whose items read "Key: value" ("Model: ClaimSort v3.1").
+ * Fields of one record describe one thing.
+ */
+export function recordsOf(d: Discourse): RecordGroup[] {
+  let found = records.get(d);
+  if (found === undefined) {
+    found = readRecords(d);
+    records.set(d, found);
+  }
+  return found;
+}
+
+/** A "Key: value" item: a short key without a full stop, then its value. */
+const KEY_VALUE = /^([^:.!?]{1,40}):\s+(\S.*)$/su;
+/** Fields read per record and records per page, so a huge table stays cheap. */
+const MAX_FIELDS = 40;
+const MAX_RECORDS = 60;
+
+function readRecords(d: Discourse): RecordGroup[] {
+  const out: RecordGroup[] = [];
+  const byContainer = new Map<Element, RecordGroup>();
+  const groupFor = (container: Element | null): RecordGroup | undefined => {
+    if (container !== null) {
+      const known = byContainer.get(container);
+      if (known !== undefined) return known.fields.length < MAX_FIELDS ? known : undefined;
+    }
+    if (out.length >= MAX_RECORDS) return undefined;
+    const group: RecordGroup = { container, fields: [] };
+    out.push(group);
+    if (container !== null) byContainer.set(container, group);
+    return group;
+  };
+  for (const section of d.sections) {
+    if (section.level !== RECORD_LEVEL || section.heading === null) continue;
+    const first = section.sentences[0];
+    if (first === undefined) continue;
+    const last = section.sentences.at(-1)!;
+    groupFor(recordContainers.get(section) ?? null)?.fields.push({ key: section.heading.text, value: d.corpus.text.slice(first.start, last.end), start: first.start, end: last.end, sentence: first });
+  }
+  for (const s of d.sentences) {
+    if (s.isHeading || s.blockIndex < 0) continue;
+    const element = d.corpus.page.textBlocks[s.blockIndex]?.element ?? null;
+    if (element?.name !== 'li' || s.start !== d.corpus.page.textBlocks[s.blockIndex]!.start) continue;
+    const m = KEY_VALUE.exec(s.text);
+    if (m === null) continue;
+    const list = element.parent?.type === 'tag' ? (element.parent as Element) : null;
+    const start = s.start + s.text.length - m[2]!.length;
+    groupFor(list)?.fields.push({ key: m[1]!.trim(), value: m[2]!, start, end: s.end, sentence: s });
+  }
+  // A table with a header row ("Partner | Technology | Version in use") and rows of cells under it:
+  // each row is a record whose keys are the column headers.
+  for (const group of columnRecords(d)) if (out.length < MAX_RECORDS) out.push(group);
+  return out.filter((g) => g.fields.length > 0);
+}
+
+/** Rows of tables with a header row of `<th>` and rows of as many `<td>` cells, as records keyed by the headers. */
+function columnRecords(d: Discourse): RecordGroup[] {
+  const blocks = d.corpus.page.textBlocks;
+  const tables = new Map<Element, Map<Element, number[]>>();
+  blocks.forEach((block, index) => {
+    const cell = block.element;
+    if (cell === null || (cell.name !== 'td' && cell.name !== 'th')) return;
+    const row = cell.parent?.type === 'tag' ? (cell.parent as Element) : null;
+    if (row === null || row.name !== 'tr') return;
+    let table: Element | null = row;
+    for (let steps = 0; table !== null && table.name !== 'table' && steps < 3; steps++) table = table.parent?.type === 'tag' ? (table.parent as Element) : null;
+    if (table === null || table.name !== 'table') return;
+    let rows = tables.get(table);
+    if (rows === undefined) tables.set(table, (rows = new Map()));
+    let cells = rows.get(row);
+    if (cells === undefined) rows.set(row, (cells = []));
+    cells.push(index);
+  });
+  const firstSentence = new Map<number, Sentence>();
+  for (const s of d.sentences) if (s.blockIndex >= 0 && !firstSentence.has(s.blockIndex)) firstSentence.set(s.blockIndex, s);
+  const out: RecordGroup[] = [];
+  for (const [table, rows] of tables) {
+    const [header, ...body] = [...rows.values()];
+    if (header === undefined || header.length < 2 || !header.every((i) => blocks[i]!.element!.name === 'th')) continue;
+    for (const cells of body.slice(0, MAX_RECORDS)) {
+      if (cells.length !== header.length || !cells.every((i) => blocks[i]!.element!.name === 'td')) continue;
+      const fields: Field[] = [];
+      cells.forEach((i, column) => {
+        const sentence = firstSentence.get(i);
+        if (sentence === undefined) return;
+        const block = blocks[i]!;
+        fields.push({ key: blocks[header[column]!]!.text, value: block.text, start: block.start, end: block.start + block.text.length, sentence });
+      });
+      out.push({ container: table, fields });
+    }
+  }
+  return out;
+}
+
 const LANDMARK_TAGS: Readonly<Record<string, Landmark>> = { main: 'main', header: 'header', nav: 'nav', footer: 'footer', aside: 'aside' };
 const LANDMARK_ROLES: Readonly<Record<string, Landmark>> = { main: 'main', banner: 'header', navigation: 'nav', contentinfo: 'footer', complementary: 'aside' };
 /** Ancestors examined for a landmark; deeper nesting counts as `body`. */
