@@ -189,6 +189,18 @@ const SOURCE = lexeme({
     String.raw`(?:kom(?:en|t)|kwamen|afkomstig) (?:\p{L}+ ){0,3}?(?:uit|van)|beschikbaar gesteld|ter beschikking gesteld|aangeleverd|verzameld|verstrekt|gedeeld|gedoneerd|gelicentieerd|verkregen|ingekocht|overgenomen|(?:uit|van) (?:\p{L}+ ){0,2}?eigen|onder licentie|publiek domein|openbare (?:\p{L}+ ){0,1}?(?:archieven|archief|registers?|databank|dataset)`,
     // Portuguese
     String.raw`(?:disponibilizad|licenciad|obtid|recolhid|coletad|cedid|fornecid|doad|compartilhad|partilhad|registrad|adquirid|extraíd|recolhid)[oa]s? (?:\p{L}+ ){0,3}?(?:pel[oa]s?|por|de|do|da|dos|das|junto|em|no|na|nos|nas|durante|sob|a partir)|provenientes? de|sob licença|domínio público|(?:de|do|da|dos|das|em) (?:\p{L}+ ){0,2}?própri[oa]s?|(?:do|da|dos|das) (?:noss[oa]s?) própri[oa]s?`,
+    // Issue 21: the same family in every language, for records read, received, processed, written
+    // or published by someone ("applications submitted through", "donated, with consent, by",
+    // "reçues par le Groupe", "tramitados por", "ricevute sul nostro portale", "binnenkwamen via",
+    // "enviados ao TalentoJá"), and partner organisations as the origin.
+    String.raw`(?:published|posted|sent|issued|processed|handled|received|written|donated|submitted|provided|shared|contributed),? (?:[\p{L}]+,? ){0,3}?(?:by|through|via|to|on|at|from)`,
+    String.raw`(?:eingegangen|übermittelt|veröffentlicht|verfasst|eingesandt|hochgeladen)|(?:von|über|bei|aus) (?:\p{L}+ ){0,4}?(?:erhalten|geschrieben|erstellt|gesammelt) (?:haben|hat|wurden|worden)`,
+    String.raw`(?:reçu|transmis|publié|envoyé|traité|déposé|soumis|rédigé|écrit)(?:e|s|es)? (?:\p{L}+ ){0,2}?(?:par|via|sur|à|auprès|de|du|des)`,
+    String.raw`(?:tramitad|gestionad|recibid|enviad|publicad|concedid|emitid|escrit|redactad|presentad|comunicad)[oa]s? (?:\p{L}+ ){0,3}?(?:por|en|a|al|de|del|desde|mediante|a través)|que comparten`,
+    String.raw`(?:ricevut|inviat|pubblicat|comunicat|tratt|gestit|elaborat|scritt|redatt|presentat)[oaie] (?:\p{L}+ ){0,3}?(?:da|dal|dalla|dall${A}|dai|dalle|dagli|su|sul|sulla|sui|nel|nella|tramite|attraverso|a|al|alla)`,
+    String.raw`(?:binnengekomen|binnenkwamen|binnenkomen|ingestuurd|ingezonden|ontvangen|gepubliceerd|geplaatst|geschreven|vastgelegd|verwerkt|opgesteld)`,
+    String.raw`(?:enviad|recebid|publicad|submetid|tramitad|processad|escrit|redigid|comunicad)[oa]s? (?:\p{L}+ ){0,3}?(?:ao|à|aos|às|a|no|na|nos|nas|em|pel[oa]s?|por|de|do|da|através)`,
+    String.raw`(?:of|from|by|von|vom|der|de|des|du|da|di|dei|delle|degli|van|do|dos|das) (?:\d[\d.,]* )?(?:\p{L}+ )?(?:partner\p{L}*|partenaires?|parceir[oa]s?|socios?|soci)(?![\p{L}])`,
   ],
 });
 
