@@ -32,7 +32,7 @@ import type { Control, Outcome } from '../control.ts';
 import type { Page } from '../page.ts';
 import { isReported } from './ai-disclosure-notice.ts';
 import { ownSystemOf } from './own-system.ts';
-import { discourseOf, hitsIn, isAiSentence, isNegated, type Discourse, type Sentence } from './discourse.ts';
+import { discourseOf, hitsIn, isAiSentence, isNegated, mentionsAi, type Discourse, type Section, type Sentence } from './discourse.ts';
 import { corpusOf, linked, notFound, quoted, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
 import { A, H, findAll, lexeme, type Lexeme } from './lexicon.ts';
@@ -352,7 +352,7 @@ function analyse(d: Discourse): TrainingData {
       const s = sentences[i]!;
       // "Training data" / "Dados de treinamento" in the sentence itself is machine learning's own term too.
       const ai = isAiSentence(d, s) || dataHeading || hitsIn(s, TRAINING_NOUN).length > 0;
-      if (!ai && !namesTrainedThing(s) && !(opensOnPronoun(s) && i > 0 && namesTrainedThing(sentences[i - 1]!))) continue;
+      if (!ai && !namesTrainedThing(s) && !(opensOnPronoun(s) && antecedentIsSystem(d, section, i))) continue;
       const cue = statementIn(d, s, finalVerb, trainingSection && ai);
       if (cue === undefined && !trainingSection) continue;
       // The context: the whole section under a training heading, else the statement and the
@@ -395,6 +395,25 @@ function namesTrainedThing(s: Sentence): boolean {
 const PRONOUN_OPENING = /^(?:it|they|this|es|er|sie|il|elle|ils|elles|él|ella|esso|essa|hij|het|ze|ele|ela)\s/iu;
 function opensOnPronoun(s: Sentence): boolean {
   return PRONOUN_OPENING.test(s.text);
+}
+
+/**
+ * What a sentence opening on a pronoun refers to is a model or an AI system: the sentence before
+ * it names one; or, opening its section, the heading does, or the section just before it in
+ * the same landmark names AI ("Comment fonctionne le correcteur ? … générés par une intelligence
+ * artificielle." › "Sur quoi le correcteur s'appuie-t-il ? Il a été entraîné sur : …").
+ */
+function antecedentIsSystem(d: Discourse, section: Section, i: number): boolean {
+  if (i > 0) return namesTrainedThing(section.sentences[i - 1]!);
+  const heading = section.heading;
+  if (heading !== null && (namesTrainedThing(heading) || mentionsAi(d, heading))) return true;
+  const at = d.sections.indexOf(section);
+  for (let k = at - 1; k >= 0 && k >= at - 3; k--) {
+    const previous = d.sections[k]!;
+    if (previous.landmark !== section.landmark) return false;
+    if (previous.sentences.length > 0) return previous.sentences.some((x) => mentionsAi(d, x));
+  }
+  return false;
 }
 
 function isTrainingHeading(d: Discourse, heading: Sentence): boolean {
