@@ -65,7 +65,7 @@ export const REVIEW = lexeme({
     // Dutch
     String.raw`bekijk\p{L}*|bekeken|beoordeel\p{L}*|beoordel\p{L}*|controle\p{L}*|controleer\p{L}*|gecontroleerd|toets\p{L}*|getoetst|herbeoordel\p{L}*|heroverweg\p{L}*|nagekeken|nakijk\p{L}*|(?:nog eens|opnieuw) (?:\p{L}+ ){0,2}?kijk\p{L}*|kijk\p{L}* (?:\p{L}+ ){0,3}?(?:nog eens|opnieuw|naar)|tussenkomst`,
     // Portuguese
-    String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|revêem|rever|revist[oa]s?|verific\p{L}*|supervis\p{L}*|controla\p{L}*|examin\p{L}*|reexamin\p{L}*|reavali\p{L}*|intervenção`,
+    String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|revêem|rever|revist[oa]s?|verific\p{L}*|supervis\p{L}*|controla\p{L}*|examin\p{L}*|reexamin\p{L}*|reavali\p{L}*|reaprecia\p{L}*|intervenção`,
   ],
 });
 
@@ -82,7 +82,7 @@ export const STRONG_REVIEW = lexeme({
     String.raw`revis(?!ta)\p{L}*|reexamin\p{L}*|reevalu\p{L}*|reconsider\p{L}*|intervención`,
     String.raw`rivist[oaie]|rived\p{L}*|revision[ei]|riesam\p{L}*|rivalut\p{L}*|intervento`,
     String.raw`beoordeling\p{L}*|herbeoordel\p{L}*|heroverweg\p{L}*|(?:nog eens|opnieuw) (?:\p{L}+ ){0,2}?(?:kijk\p{L}*|bekijk\p{L}*|beoordel\p{L}*)|(?:bekijk\p{L}*|beoordeel\p{L}*|beoordel\p{L}*|kijk\p{L}*) (?:\p{L}+ ){0,3}?(?:nog eens|opnieuw)|tussenkomst`,
-    String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|rever|reexamin\p{L}*|reavali\p{L}*|intervenção`,
+    String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|rever|reexamin\p{L}*|reavali\p{L}*|reaprecia\p{L}*|intervenção`,
   ],
 });
 
@@ -143,6 +143,13 @@ export const HANDOVER_TO = lexeme({
 /** A hand-over verb at the end of a German or Dutch clause, the person before it: "mit einem Menschen sprechen", "met een medewerker spreken". */
 export const HANDOVER_FINAL = lexeme({
   lower: [String.raw`sprechen|reden|weiterleiten|weitergeleitet|verbinden|verbunden|übergeben|spreken|praten|doorverbinden|doorgeven|doorsturen`],
+});
+
+/** A person taking over from the system, the person before the verb: "a colleague takes over the conversation", "een collega neemt het gesprek over", "ein Mitarbeiter übernimmt", "un conseiller prend le relais", "un agente se hace cargo", "un operatore subentra", "um atendente assume a conversa". */
+export const TAKEOVER = lexeme({
+  lower: [
+    String.raw`takes? over|take it from there|übernimmt|übernehmen|prend(?:ra)? le relais|prend la main|reprend (?:la conversation|le dossier|l${A}échange)|toma(?:rá)? el relevo|se hace cargo|se hará cargo|toma el control|subentra|prende(?:rà)? in carico|prende il controllo|neemt (?:\p{L}+ ){0,3}?over|overnemen|assume (?:a conversa|o atendimento|o caso|o pedido)`,
+  ],
 });
 
 /** Asking for a person outright: "ask for a human", "ask to speak to an adviser". */
@@ -231,7 +238,9 @@ export const POSTAL = lexeme({
   lower: [String.raw`p\.? ?o\.? box \d+|postfach \d+|postbus \d+|boîte postale \d+|b\.p\. \d+|apartado(?: de correos)? \d+|casella postale \d+|caixa postal \d+|antwoordnummer \d+`],
 });
 export const WRITE_TO = lexeme({
-  lower: [String.raw`write to|writing to|by post|by letter|schreiben sie|per post|postalisch|écrivez|par courrier|escrib\p{L}*|por correo postal|scriv\p{L}*|per posta|schrijf|per brief|escrev\p{L}*|por carta`],
+  lower: [
+    String.raw`write to|writing to|by post|by letter|in writing|send (?:\p{L}+ ){0,3}?to|schreiben sie|schriftlich|richten sie|per post|postalisch|écrivez|par courrier|par écrit|adressez|envoyez|escrib\p{L}*|por escrito|presente su (?:escrito|solicitud|recurso|reclamación)|dirija|por correo postal|scriv\p{L}*|per iscritto|per posta|indirizz(?:i|ate)|inviate|schrijf|schriftelijk|stuur|per brief|escrev\p{L}*|envie|por carta`,
+  ],
 });
 /** Postcodes on the original text: UK ("BA5 1XX"), four or five digits before a capitalised town, Dutch "6600 AD", Portuguese "1000-001". */
 export const POSTCODE = /(?<![\p{L}\p{N}])(?:[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}|\d{4,5} (?:[A-Z]{2} )?\p{Lu}\p{Ll}+|\d{4}-\d{3})(?![\p{L}\p{N}])/u;

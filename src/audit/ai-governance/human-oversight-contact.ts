@@ -30,6 +30,7 @@
 // postal address. A button with no link is not (nothing to follow in the static page), and a
 // contact elsewhere on the page (a footer "Complaints" link, a sales line) is not tied to the
 // statement: both fail, as the labels of the accuracy sets do.
+import type { Element } from 'domhandler';
 import type { Control, Outcome } from '../control.ts';
 import { truncate, type Link, type Page } from '../page.ts';
 import { ownSystemOf } from './own-system.ts';
@@ -58,6 +59,7 @@ import {
   REVIEW_ROUTE,
   SALES,
   STRONG_REVIEW,
+  TAKEOVER,
   WRITE_TO,
 } from './human-oversight-contact-cues.ts';
 import type { AiGovernanceControlId } from './ids.ts';
@@ -193,6 +195,12 @@ function handoverIn(d: Discourse, s: Sentence, persons: readonly Hit[], affirmed
     const hit = person === undefined ? undefined : { start: verb.start, end: person.end };
     if (hit !== undefined && affirmed(verb) && !toSales(d, hit)) return hit;
   }
+  // A person taking over from the system: the person, then the verb ("een collega … neemt het gesprek over").
+  for (const verb of hitsIn(s, TAKEOVER)) {
+    const person = persons.findLast((p) => p.end <= verb.start && verb.start - p.end <= HANDOVER_REACH);
+    const hit = person === undefined ? undefined : { start: person.start, end: verb.end };
+    if (hit !== undefined && affirmed(verb) && !toSales(d, hit)) return hit;
+  }
   for (const verb of hitsIn(s, HANDOVER_FINAL)) {
     const person = persons.findLast((p) => p.end <= verb.start && verb.start - p.end <= HANDOVER_REACH);
     const hit = person === undefined ? undefined : { start: person.start, end: verb.end };
@@ -296,28 +304,49 @@ function isContactForm(form: Page['forms'][number]): boolean {
 
 const textContacts = new WeakMap<Sentence, Contact | null>();
 
-function textContactOf(s: Sentence): Contact | undefined {
+function textContactOf(d: Discourse, s: Sentence): Contact | undefined {
   let found = textContacts.get(s);
   if (found === undefined) {
-    found = textContact(s) ?? null;
+    found = textContact(d, s) ?? null;
     textContacts.set(s, found);
   }
   return found ?? undefined;
 }
 
-/** An email address, a phone number after a call verb, or a postal address in a sentence. */
-function textContact(s: Sentence): Contact | undefined {
+/**
+ * An email address, a phone number after a call verb, or a postal address in a sentence: a P.O.
+ * box, a postcode after a write verb in the sentence or in the sentence before it that ends on a
+ * colon ("Bitte richten Sie Ihren Widerspruch schriftlich an:" › the address), or a postcode in an
+ * `<address>` element.
+ */
+function textContact(d: Discourse, s: Sentence): Contact | undefined {
   const email = emailIn(s.text);
   if (email !== undefined) return { kind: 'email address', label: email, section: s.section };
   const phone = firstIn(s, CALL_NUMBER);
   if (phone !== undefined) return { kind: 'phone number', label: s.text.slice(phone.start, phone.end), section: s.section };
   const box = firstIn(s, POSTAL);
   if (box !== undefined) return { kind: 'postal address', label: s.text.slice(box.start, box.end), section: s.section };
-  if (firstIn(s, WRITE_TO) !== undefined) {
-    const code = POSTCODE.exec(s.text);
-    if (code !== null) return { kind: 'postal address', label: code[0], section: s.section };
-  }
+  const code = POSTCODE.exec(s.text);
+  if (code !== null && (firstIn(s, WRITE_TO) !== undefined || introducedByWriteTo(s) || inAddressElement(d, s))) return { kind: 'postal address', label: code[0], section: s.section };
   return undefined;
+}
+
+/** The sentence before, in the same section, asks the reader to write and ends on a colon. */
+function introducedByWriteTo(s: Sentence): boolean {
+  const sentences = s.section?.sentences ?? [];
+  const at = sentences.indexOf(s);
+  const before = at > 0 ? sentences[at - 1]! : undefined;
+  return before !== undefined && before.text.trimEnd().endsWith(':') && firstIn(before, WRITE_TO) !== undefined;
+}
+
+/** Ancestors examined for an `<address>` element. */
+const ADDRESS_DEPTH = 6;
+
+function inAddressElement(d: Discourse, s: Sentence): boolean {
+  for (let el = d.corpus.page.textBlocks[s.blockIndex]?.element ?? null, steps = 0; el !== null && steps < ADDRESS_DEPTH; steps++, el = el.parent?.type === 'tag' ? (el.parent as Element) : null) {
+    if (el.name === 'address') return true;
+  }
+  return false;
 }
 
 function firstIn(s: Sentence, lexeme: Lexeme): { start: number; end: number } | undefined {
@@ -345,13 +374,13 @@ function contactFor(d: Discourse, found: Oversight, statement: Statement): Conta
   const section = statement.sentence.section!;
   const link = found.contacts.find((c) => pairs(section, c.section)) ?? found.contacts.find((c) => c.forReview && c.section?.landmark === section.landmark);
   if (link !== undefined) return link;
-  const own = textContactOf(statement.sentence);
+  const own = textContactOf(d, statement.sentence);
   if (own !== undefined) return own;
   for (const other of d.sections) {
     if (!pairs(section, other)) continue;
     for (const s of other.sentences) {
       if (s === statement.sentence) continue;
-      const contact = textContactOf(s);
+      const contact = textContactOf(d, s);
       if (contact !== undefined) return contact;
     }
   }
