@@ -23,7 +23,7 @@
 import type { Control, Outcome } from '../control.ts';
 import type { Link, Page } from '../page.ts';
 import { onOwnSite, ownSystemOf, reportedLink } from './own-system.ts';
-import { discourseOf, isNegated, type Discourse, type Section } from './discourse.ts';
+import { discourseOf, isAiSentence, isNegated, linkSentence, type Discourse, type Section } from './discourse.ts';
 import { corpusOf, linked, lookedFor, quoted, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
 import { A, AI_TERMS, H, findAll, lexeme } from './lexicon.ts';
@@ -36,20 +36,28 @@ const DOCUMENT = lexeme({
     String.raw`(?:evaluation|assessment|audit|test|testing|validation|monitoring|accuracy|performance|benchmark|red${H}team\p{L}*|incident|transparency|conformity|model risk) (?:reports?|results?|summary|summaries|findings|records?|logs?|dashboards?|statements?)`,
     String.raw`hazard logs?|risk registers?|model inventory|algorithm(?:ic)? registers?|register of algorithms|red${H}team(?:ing)? (?:report|results|summary|findings)|post${H}market monitoring(?: plan| report)?|dpias?|aias?|frias?|iso(?:/iec)? 42001(?: certificate| certification)?`,
     // German
-    String.raw`\p{L}*(?:risikobewertung|risikoanalyse|folgenabschätzung|evaluationsbericht|evaluierungsbericht|prüfbericht|auditbericht|überwachungsbericht|monitoringbericht|testbericht|validierungsbericht|transparenzbericht|bewertungsbericht|konformitätsbewertung|grundrechte-folgenabschätzung)\p{L}*|dsfa|(?:bericht|ergebnisse) (?:der|zur|über die) (?:evaluation|evaluierung|prüfung|bewertung|überwachung)\p{L}*`,
+    String.raw`(?:bias|fairness|ki|algorithmen|modell)${H}audit\p{L}*|\p{L}*(?:risikobewertung|risikoanalyse|folgenabschätzung|evaluationsbericht|evaluierungsbericht|prüfbericht|auditbericht|überwachungsbericht|monitoringbericht|testbericht|validierungsbericht|transparenzbericht|bewertungsbericht|konformitätsbewertung|grundrechte-folgenabschätzung)\p{L}*|dsfa|(?:bericht|ergebnisse) (?:der|zur|über die) (?:evaluation|evaluierung|prüfung|bewertung|überwachung)\p{L}*`,
     // French
-    String.raw`(?:rapport|compte${H}rendu|bilan|résultats?) (?:\p{L}+ ){0,1}?(?:d${A}|de l${A}|de |du |des )?(?:audit|évaluation|surveillance|suivi|tests?|validation|conformité|transparence|performance)\p{L}*|(?:analyse|étude|évaluation) (?:d${A}impact|des risques|de risques|de conformité)\p{L}*|(?:audit|évaluation) (?:algorithmique|des biais|d${A}équité|de l${A}ia)|aipd|registre des algorithmes`,
+    String.raw`(?:rapport|compte${H}rendu|bilan|résultats?) (?:\p{L}+ ){0,1}?(?:d${A}|de l${A}|de |du |des )?(?:audit|évaluation|surveillance|suivi|tests?|validation|conformité|transparence|performance)\p{L}*|(?:analyse|étude|évaluation) (?:d${A}impact|des risques|de risques|de conformité)\p{L}*|(?:audit|évaluation) (?:(?:indépendant|indépendante|externe|annuel|annuelle) )?(?:algorithmique|des biais|d${A}équité|de l${A}ia)|aipd|registre des algorithmes`,
     // Spanish
-    String.raw`(?:informe|resultados?|memoria|acta) (?:\p{L}+ ){0,1}?(?:de |del |de la )?(?:auditoría|evaluación|supervisión|seguimiento|pruebas|validación|conformidad|transparencia|impacto|riesgos)\p{L}*|(?:evaluación|análisis|estudio) (?:de|del) (?:impacto|riesgos?|sesgos?|equidad|conformidad)\p{L}*|auditoría (?:algorítmica|de sesgos|de equidad|del modelo|de la ia|de ia)|eipd|registro de algoritmos`,
+    String.raw`(?:informe|resultados?|memoria|acta) (?:\p{L}+ ){0,1}?(?:de |del |de la )?(?:auditoría|evaluación|supervisión|seguimiento|pruebas|validación|conformidad|transparencia|impacto|riesgos)\p{L}*|(?:evaluación|análisis|estudio) (?:de|del) (?:impacto|riesgos?|sesgos?|equidad|conformidad)\p{L}*|auditoría (?:(?:independiente|externa|anual) )?(?:algorítmica|de sesgos|de equidad|del modelo|de la ia|de ia)|eipd|registro de algoritmos`,
     // Italian
-    String.raw`(?:rapporto|report|relazione|risultati) (?:\p{L}+ ){0,1}?(?:di |del |della |dell${A})?(?:audit|valutazione|monitoraggio|verifica|test|validazione|conformità|trasparenza)\p{L}*|(?:valutazione|analisi) (?:d${A}impatto|dell${A}impatto|dei rischi|del rischio|di impatto|di conformità|dei bias|di equità)\p{L}*|audit (?:algoritmico|dei bias|del modello|dell${A}ia)|registro degli algoritmi`,
+    String.raw`(?:rapporto|report|relazione|risultati) (?:\p{L}+ ){0,1}?(?:di |del |della |dell${A})?(?:audit|valutazione|monitoraggio|verifica|test|validazione|conformità|trasparenza)\p{L}*|(?:valutazione|analisi) (?:d${A}impatto|dell${A}impatto|dei rischi|del rischio|di impatto|di conformità|dei bias|di equità)\p{L}*|audit (?:(?:indipendente|esterno|annuale) )?(?:algoritmico|(?:dei|sui|sul|sugli) bias|di equità|del modello|dell${A}ia)|registro degli algoritmi`,
     // Dutch
     String.raw`\p{L}*(?:auditrapport|evaluatierapport|toetsingsrapport|monitoringsrapport|monitoringrapport|risicoanalyse|risicobeoordeling|effectbeoordeling|impact assessment|testrapport|validatierapport|transparantierapport|algoritmeregister)\p{L}*|(?:rapport\p{L}*|resultaten|uitkomsten|verslag) (?:\p{L}+ ){0,1}?(?:\p{L}+-)?(?:evaluatie|audit|toetsing|monitoring)\p{L}*|(?:fairness|bias|eerlijkheids|risico|impact|effect|model|algoritme)${H}(?:evaluatie|audit|analyse|toets)\p{L}*|iama|dpia`,
     // Portuguese
-    String.raw`(?:relatório|resultados?) (?:\p{L}+ ){0,1}?(?:de |da |do |dos )?(?:auditoria|avaliação|monitoramento|monitorização|testes?|validação|conformidade|transparência|impacto)\p{L}*|(?:avaliação|análise) (?:de|do|da|dos) (?:impacto|riscos?|viés|vieses|equidade|conformidade|exatidão|desempenho)\p{L}*|auditoria (?:algorítmica|de viés|do modelo|da ia)|ripd`,
+    String.raw`(?:relatório|resultados?) (?:\p{L}+ ){0,1}?(?:de |da |do |dos )?(?:auditoria|avaliação|monitoramento|monitorização|testes?|validação|conformidade|transparência|impacto)\p{L}*|(?:avaliação|análise) (?:de|do|da|dos) (?:impacto|riscos?|viés|vieses|equidade|conformidade|exatidão|desempenho)\p{L}*|auditoria (?:(?:independente|externa|anual) )?(?:algorítmica|de viés|de vieses|do modelo|da ia)|ripd`,
   ],
   exact: [String.raw`DPIA|DSFA|AIPD|EIPD|RIPD|IAMA|FRIA|AIA`],
 });
+
+/**
+ * Document names that are as often about something else: a patient's or a product's test results
+ * ("Test results", "Testbericht"), a company's performance report, an incident log, an
+ * environmental monitoring report. They count only when their name names AI, a model or an
+ * algorithm, or the link sits in a sentence or section about the AI system.
+ */
+const AMBIGUOUS_DOCUMENT = /^(?:(?:test|testing|performance|incident|monitoring)(?: (?:reports?|results?|summary|summaries|records?|logs?|dashboards?))?|testberichte?|testergebnisse|(?:résultats|rapports?) (?:des |de )?(?:tests?|performance|suivi)|(?:resultados|informes?) (?:de (?:las )?)?(?:pruebas|rendimiento|seguimiento)|(?:risultati|rapporto) (?:dei |di )?(?:test|monitoraggio|prestazioni)|test(?:rapport|resultaten)|(?:resultados|relatório) (?:dos |de )?(?:testes|desempenho|monitorização|monitoramento))$/u;
 
 /** Policies and their kin: artifacts only when their name is about AI (every site has a privacy policy). */
 const POLICY = lexeme({
@@ -134,7 +142,8 @@ function findExposed(d: Discourse): Exposed | undefined {
   for (const link of corpus.links) {
     if (isReference(link)) continue;
     const lower = link.text.toLowerCase();
-    const byName = namesArtifact(link.text, lower, d.systemNames) !== undefined && !negatedLink(d, link);
+    const named = namesArtifact(link.text, lower, d.systemNames);
+    const byName = named !== undefined && !negatedLink(d, link) && !(isAmbiguous(lower, named) && !aboutSystem(d, link));
     const byHref = ARTIFACT_HREF.test(link.href.toLowerCase()) && (findAll(NOT_AI, link.text, lower).length === 0);
     if (byName || byHref) {
       const target = corpus.targets.find((t) => t.element === link.element);
@@ -149,6 +158,18 @@ function findExposed(d: Discourse): Exposed | undefined {
     if (contentUnder(d, section) >= PUBLICATION_MIN_SENTENCES) return { heading: { start: heading.start + hit.start, end: heading.start + hit.end } };
   }
   return undefined;
+}
+
+/** The artifact name found is all there is of an ambiguous kind ("Test results"). */
+function isAmbiguous(lower: string, named: Hit): boolean {
+  return AMBIGUOUS_DOCUMENT.test(lower.slice(named.start, named.end)) && findAll(ABOUT_AI, lower, lower).length === 0;
+}
+
+/** The link's name names AI, or it sits in a sentence about the AI system (navigation and footers are not). */
+function aboutSystem(d: Discourse, link: Link): boolean {
+  if (findAll(AI_TERMS, link.text, link.text.toLowerCase()).length > 0) return true;
+  const s = linkSentence(d, link);
+  return s !== undefined && isAiSentence(d, s);
 }
 
 function isReference(link: Link): boolean {
