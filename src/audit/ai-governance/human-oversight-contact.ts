@@ -56,6 +56,7 @@ import {
   REQUEST_FORM,
   RATINGS,
   REVIEW,
+  REVIEW_HEADING,
   REVIEW_ROUTE,
   SALES,
   STRONG_REVIEW,
@@ -372,12 +373,19 @@ function emailIn(text: string): string | undefined {
 /** The contact for a statement: a link or form in its section, or a contact written in one of the section's sentences. */
 function contactFor(d: Discourse, found: Oversight, statement: Statement): Contact | undefined {
   const section = statement.sentence.section!;
-  const link = found.contacts.find((c) => pairs(section, c.section)) ?? found.contacts.find((c) => c.forReview && c.section?.landmark === section.landmark);
+  // A contact under a heading that names the review or appeal ("Asking for a review", "Erneute
+  // Prüfung beantragen", "Contester une décision") is for it, a few sections down or up, in the
+  // same landmark: the heading ties it to the oversight statement as a link's name would.
+  const underReviewHeading = (other: Section | null) => other !== null && other.landmark === section.landmark && namesReview(other);
+  const link =
+    found.contacts.find((c) => pairs(section, c.section)) ??
+    found.contacts.find((c) => c.forReview && c.section?.landmark === section.landmark) ??
+    found.contacts.find((c) => underReviewHeading(c.section));
   if (link !== undefined) return link;
   const own = textContactOf(d, statement.sentence);
   if (own !== undefined) return own;
   for (const other of d.sections) {
-    if (!pairs(section, other)) continue;
+    if (!pairs(section, other) && !underReviewHeading(other)) continue;
     for (const s of other.sentences) {
       if (s === statement.sentence) continue;
       const contact = textContactOf(d, s);
@@ -385,6 +393,24 @@ function contactFor(d: Discourse, found: Oversight, statement: Statement): Conta
     }
   }
   return undefined;
+}
+
+const reviewSections = new WeakMap<Section, boolean>();
+
+/** The section, or the topic heading above it, names a review or appeal the reader asks for. */
+function namesReview(section: Section): boolean {
+  let found = reviewSections.get(section);
+  if (found === undefined) {
+    found = false;
+    for (let s: Section | null = section; s !== null && s.level >= 2; s = s.parent) {
+      if (s.heading !== null && findAll(REVIEW_HEADING, s.heading.text, s.heading.lower).length > 0) {
+        found = true;
+        break;
+      }
+    }
+    reviewSections.set(section, found);
+  }
+  return found;
 }
 
 const WHAT = 'human oversight, review or appeal statement';
