@@ -60,6 +60,12 @@ export const H = '[ \\-\u2010\u2011]?';
 /** An apostrophe, straight or typographic ("l'IA", "l’IA"). */
 export const A = "['\u2019]";
 
+/** Verbs of deciding about or assessing a person's case, in the seven languages: what an automated system does in a disclosure. */
+const DECIDES = String.raw`(?:decid\p{L}*|determin\p{L}*|assess\p{L}*|scor\p{L}*|read\p{L}*|rank\p{L}*|sort\p{L}*|approv\p{L}*|reject\p{L}*|select\p{L}*|calculat\p{L}*|evaluat\p{L}*|check\p{L}*|compar\p{L}*|analy[sz]\p{L}*|entscheid\p{L}*|bewert\p{L}*|berechn\p{L}*|erstell\p{L}*|erlässt|erlassen|prüf\p{L}*|liest|gelesen|vergleich\p{L}*|ordnet|sortiert|décid\p{L}*|évalu\p{L}*|calcul\p{L}*|analys\p{L}*|compar\p{L}*|attribu\p{L}*|trie|classe|realiza|calcula\p{L}*|evalúa|valora|puntúa|analiza|compara|ordena|decide|valut\p{L}*|calcol\p{L}*|analizz\p{L}*|confront\p{L}*|ordina|beoordeel\p{L}*|berekent|vergelijkt|selecteert|beslist|avalia|calcula|analisa|decide)`;
+
+/** The stricter kin for an "automatic" system, which may open gates or sort mail: deciding, scoring, approving, rejecting, selecting. */
+const DECIDES_STRICT = String.raw`(?:decid\p{L}*|determin\p{L}*|assess\p{L}*|scor\p{L}*|rank\p{L}*|approv\p{L}*|reject\p{L}*|select\p{L}*|evaluat\p{L}*|entscheid\p{L}*|bewert\p{L}*|bewilligt|lehnt|décid\p{L}*|évalu\p{L}*|attribu\p{L}*|evalúa|valora|puntúa|aprueba|rechaza|decide|valut\p{L}*|approva|respinge|beoordeel\p{L}*|beslist|keurt|wijst af|avalia|aprova|recusa|classific\p{L}*|clasific\p{L}*|classeert|klassifizier\p{L}*)`;
+
 /**
  * Words that name AI or an automated-decision system. "AI", "KI", "IA" count only in capitals;
  * "model" and "algorithm" alone do not (car models, risk models, "the bsdiff algorithm",
@@ -76,13 +82,15 @@ export const AI_TERMS = lexeme({
     String.raw`automated (?:individual )?decision${H}making|automatic decision${H}making|chat${H}bots?|virtual (?:assistant|agent)s?|computer${H}vision|natural language processing|(?:image|object|face|facial|speech|voice|handwriting|pattern)${H}(?:recognition|detection|classification)`,
     String.raw`(?:ai|a\.i\.)${H}(?:generated|created|written|produced|assisted|powered|driven|based|enabled|supported|enhanced)`,
     // An algorithm that decides about people or cases, in any of the languages.
-    String.raw`(?:algorithm\p{L}*|algorithmes?|algoritm\p{L}*) (?:\p{L}{1,40} ){0,4}?(?:decid\p{L}*|determin\p{L}*|assess\p{L}*|scor\p{L}*|screen\p{L}*|rank\p{L}*|approv\p{L}*|reject\p{L}*|select\p{L}*|prioriti[sz]\p{L}*|entscheid\p{L}*|bewert\p{L}*|bestimm\p{L}*|auswähl\p{L}*|priorisier\p{L}*|décid\p{L}*|détermin\p{L}*|évalu\p{L}*|sélectionn\p{L}*|decid\p{L}*|evalu\p{L}*|seleccion\p{L}*|prioriz\p{L}*|valut\p{L}*|selezion\p{L}*|beslis\p{L}*|beoordeel\p{L}*|bepal\p{L}*|bepaalt|selecteer\p{L}*|prioriteer\p{L}*|avali\p{L}*|selecion\p{L}*)`,
+    String.raw`(?:algorithm\p{L}*|algorithmes?|algoritm\p{L}*) (?:\p{L}{1,40} ){0,4}?(?:decid\p{L}*|determin\p{L}*|assess\p{L}*|scor\p{L}*|screen\p{L}*|rank\p{L}*|approv\p{L}*|reject\p{L}*|select\p{L}*|prioriti[sz]\p{L}*|entscheid\p{L}*|bewert\p{L}*|bestimm\p{L}*|auswähl\p{L}*|priorisier\p{L}*|décid\p{L}*|détermin\p{L}*|évalu\p{L}*|sélectionn\p{L}*|decid\p{L}*|evalu\p{L}*|seleccion\p{L}*|prioriz\p{L}*|valut\p{L}*|selezion\p{L}*|beslis\p{L}*|beoordeel\p{L}*|bepal\p{L}*|bepaalt|selecteer\p{L}*|prioriteer\p{L}*|avali\p{L}*|selecion\p{L}*|assign\p{L}*|allocat\p{L}*|attribu\p{L}*|asign\p{L}*|assegn\p{L}*|zuteil\p{L}*|vergibt|verteilt|toewijs\p{L}*|wijst|verdeelt|atribu\p{L}*|distribu\p{L}*|répartit|reparte)`,
     String.raw`(?:by|durch|von|par|por|da|dal|door|pelo|pela) (?:an? |the |our |un |una |uma |een |einen |einem |einen |l${A}|el |il |o |de |het )?(?:\p{L}{1,40} )?(?:algorithm\p{L}*|algoritm\p{L}*|algorithmes?)`,
     // A computer program or system doing what a person would otherwise do: "a computer program
     // reads your CV", "Ihr Bescheid wird von einem Computersystem erstellt", "la realiza un sistema
     // informático", "un programma informatico valuta". The noun alone, or with a decision or
     // analysis verb after it or an agent preposition before it.
-    String.raw`(?:computer${H}(?:programs?|programmes?|systems?|software)|computer(?:programm|system)\p{L}*|rechner(?:programm|system)\p{L}*|programmes? informatiques?|systèmes? informatiques?|logiciels? (?:de (?:notation|scoring|tri|décision)|automatis\p{L}+)|programas? informáticos?|sistemas? informáticos?|programm[ai] informatic[oi]|sistem[ai] informatic[oi]|computerprogramma\p{L}*|computersysteem\p{L}*|programas? de computador|sistemas? informatizados?) (?:\p{L}{1,40} ){0,4}?(?:decid\p{L}*|determin\p{L}*|assess\p{L}*|scor\p{L}*|read\p{L}*|rank\p{L}*|sort\p{L}*|approv\p{L}*|reject\p{L}*|select\p{L}*|calculat\p{L}*|evaluat\p{L}*|check\p{L}*|compar\p{L}*|analy[sz]\p{L}*|entscheid\p{L}*|bewert\p{L}*|berechn\p{L}*|erstell\p{L}*|erlässt|erlassen|prüf\p{L}*|liest|gelesen|vergleich\p{L}*|ordnet|sortiert|décid\p{L}*|évalu\p{L}*|calcul\p{L}*|analys\p{L}*|compar\p{L}*|attribu\p{L}*|trie|classe|realiza|calcula\p{L}*|evalúa|valora|puntúa|analiza|compara|ordena|decide|valut\p{L}*|calcol\p{L}*|analizz\p{L}*|confront\p{L}*|ordina|beoordeel\p{L}*|berekent|vergelijkt|selecteert|beslist|avalia|calcula|analisa|decide)`,
+    String.raw`(?:computer${H}(?:programs?|programmes?|systems?|software)|computer(?:programm|system)\p{L}*|rechner(?:programm|system)\p{L}*|programmes? informatiques?|systèmes? informatiques?|logiciels? (?:de (?:notation|scoring|tri|décision)|automatis\p{L}+)|programas? informáticos?|sistemas? informáticos?|programm[ai] informatic[oi]|sistem[ai] informatic[oi]|computerprogramma\p{L}*|computersysteem\p{L}*|programas? de computador|sistemas? informatizados?) (?:\p{L}{1,40} ){0,4}?${DECIDES}`,
+    // An automatic (rather than automated) system, model or program, with what it decides: "un sistema automático evalúa", "ein automatisches System bewertet", "il modello automatico valuta".
+    String.raw`(?:(?:automatic|automatisch\p{L}*|automatique|automático|automática|automatico|automatica) (?:\p{L}{1,40} )?(?:systems?|models?|programs?|system\p{L}*|modell\p{L}*|programm\p{L}*|systeem|systèmes?|modèles?|programmes?)|(?:sistemas?|modelos?|programas?|sistem[ai]|modell[oi]|programm[ai]|systèmes?|modèles?|programmes?) (?:\p{L}{1,40} ){0,2}?(?:automátic[oa]s?|automatic[oi]|automatiques?)) (?:\p{L}{1,40} ){0,3}?${DECIDES_STRICT}`,
     String.raw`(?:by|durch|von|vom|par|por|da|dal|door|pelo|pela) (?:an? |the |our |un |una |uma |een |einen |einem |eines |einer |l${A}|el |il |o |de |het |unserem |notre |nuestro |nostro |ons |nosso )?(?:\p{L}{1,40} )?(?:computer${H}(?:programs?|programmes?|systems?|software)|computer(?:programm|system)\p{L}*|programmes? informatiques?|systèmes? informatiques?|programas? informáticos?|sistemas? informáticos?|programm[ai] informatic[oi]|sistem[ai] informatic[oi]|computerprogramma\p{L}*|computersysteem\p{L}*|programas? de computador)`,
     // Automated or algorithmic processing named as such, in every language: "vollständig
     // automatisiert bearbeitet", "automatisierte Kreditentscheidung", "traitement algorithmique",
@@ -211,7 +219,7 @@ const GENRE_LABELS = [
 const GENRE = [...new Set(GENRE_LABELS.flatMap((label) => [label, label.toUpperCase()]))].join('|');
 
 export const EDITORIAL_MARK = new RegExp(
-  String.raw`^(?:(?i:by|von|par|por|di|door|da|av|texto de|text von|written by|words by) \p{Lu}[\p{L}'’-]+\.?(?: \p{Lu}[\p{L}'’-]+)|(?:${GENRE})(?: [·|–—:-]|$))`,
+  String.raw`^(?:(?i:by|von|par|por|di|door|da|av|texto de|text von|written by|words by|escrito por|scritto da|geschreven door|écrit par|rédigé par|(?:author|autor|autorin|autora|auteur|auteure|autore|autrice|auteur van) ?:) \p{Lu}[\p{L}'’-]+\.?(?: \p{Lu}[\p{L}'’-]+)|(?:${GENRE})(?: [·|–—:-]|$))`,
   'u',
 );
 
