@@ -163,6 +163,11 @@ const ADAPT_FORWARD = lexeme({
   ],
 });
 
+/** Verb-final adaptation participles (German, Dutch): "… mit 3.000 Gesprächen angepasst", "… met 4.000 teksten verfijnd". */
+const ADAPT_FINAL = lexeme({ lower: [String.raw`angepasst|feinabgestimmt|verfeinert|nachjustiert|aangepast|verfijnd|bijgesteld|afgestemd`] });
+/** A sentence opening on the model as an object pronoun, fine-tuned: "Lo hemos ajustado con …", "L'abbiamo adattato con …". */
+const PRONOUN_OBJECT = /^(?:lo|la|l['’]) ?(?:hemos|han|ha|abbiamo|hanno|avons|ont)\s/iu;
+
 /**
  * Where data came from. Bounded: a provenance participle or verb with its preposition, a
  * licence or data-sharing agreement, an archive or register, the site's own collection, named
@@ -332,7 +337,7 @@ const NONE: TrainingData = { statements: [], both: undefined, link: undefined };
 function analyse(d: Discourse): TrainingData {
   const link = d.corpus.targets.find((t) => t.source === 'link' && (TRAINING_HREF.test(t.lower) || findAll(TRAINING_NOUN, t.text, t.text.toLowerCase()).length > 0));
   // Most pages say nothing of training: one look at the page-wide cue hits settles it.
-  if (!d.sentences.some((s) => hitsIn(s, TRAIN_VERB_ONLY).length > 0 || hitsIn(s, TRAINING_TOPIC).length > 0 || hitsIn(s, TRAINING_NOUN).length > 0 || hitsIn(s, TRAIN_PURPOSE).length > 0)) return { ...NONE, link };
+  if (!d.sentences.some((s) => hitsIn(s, TRAIN_VERB_ONLY).length > 0 || hitsIn(s, TRAINING_TOPIC).length > 0 || hitsIn(s, TRAINING_NOUN).length > 0 || hitsIn(s, TRAIN_PURPOSE).length > 0 || hitsIn(s, ADAPT_FORWARD).length > 0 || hitsIn(s, ADAPT_FINAL).length > 0)) return { ...NONE, link };
   const finalVerb = FINAL_VERB_LANGS.test(d.corpus.page.lang?.toLowerCase() ?? '') || d.corpus.page.lang === null;
   const statements: TrainingStatement[] = [];
 
@@ -435,16 +440,29 @@ function statementIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSect
   }
   if (trainingSection) {
     for (const hit of hitsIn(s, ADAPT_FORWARD)) if (affirmed(hit)) return { hit, category: categoryAfter(s, hit.end) };
+  } else if (namesTrainedThing(s) || PRONOUN_OBJECT.test(s.text)) {
+    // Fine-tuning outside a training section ("Lo hemos ajustado con 5.000 conversaciones", "Ajustámos
+    // o modelo com 3 000 horas de áudio"): "adapted with" may add features too, so the object must
+    // be data with a figure, or a list.
+    for (const hit of hitsIn(s, ADAPT_FORWARD)) {
+      if (!affirmed(hit)) continue;
+      const category = categoryAfter(s, hit.end);
+      if (category !== undefined && (/\d/u.test(s.text.slice(category.start - s.start, category.end - s.start)) || s.text.trimEnd().endsWith(':'))) return { hit, category };
+    }
   }
   if (finalVerb) {
-    for (const verb of hitsIn(s, TRAIN_VERB_ONLY)) {
+    // Verb-final fine-tuning naming the model: "Wir haben das Modell mit 3.000 Gesprächen angepasst".
+    const adapt = namesTrainedThing(s) ? hitsIn(s, ADAPT_FINAL) : [];
+    for (const verb of [...hitsIn(s, TRAIN_VERB_ONLY), ...adapt]) {
       const from = Math.max(s.start, verb.start - FINAL_REACH);
       const window = d.corpus.lower.slice(from, verb.start);
       const prep = findAll(FINAL_PREP, window, window)[0];
       if (prep === undefined) continue;
       const hit = { start: from + prep.start, end: verb.end };
       if (affirmed({ start: verb.start, end: verb.end }) && affirmed({ start: hit.start, end: from + prep.end })) {
-        return { hit, category: categoryOf(s, from + prep.end, verb.start) };
+        const category = categoryOf(s, from + prep.end, verb.start);
+        if (adapt.includes(verb) && (category === undefined || !/\d/u.test(s.text.slice(category.start - s.start, category.end - s.start)))) continue;
+        return { hit, category };
       }
     }
   }
