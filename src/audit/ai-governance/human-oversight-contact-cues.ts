@@ -162,6 +162,11 @@ export const SALES = lexeme({
   lower: [String.raw`sales|pre${H}sales|commercial|business development|vertrieb\p{L}*|verkauf\p{L}*|commerciaux|commerciale?s?|ventas|comercial(?:es)?|vendite|verkoop\p{L}*|vendas|demo`],
 });
 
+/** Contacts for someone other than the person asking for a review: the press, partners, suppliers, job seekers. */
+export const NOT_FOR_REVIEW = lexeme({
+  lower: [String.raw`press|media|journalists?|partnerships?|suppliers?|investors?|careers?|presse\p{L}*|medien\p{L}*|journalist\p{L}*|lieferant\p{L}*|partenariats?|fournisseurs?|prensa|medios|periodistas|proveedores|stampa|giornalist\p{L}*|fornitori|pers|journalisten|leveranciers|inkoop|imprensa|jornalistas|fornecedores|parcerias`],
+});
+
 /** An appeal or objection against an outcome: "appeal", "contest the decision", "Widerspruch einlegen", "contester", "impugnar", "presentare ricorso", "bezwaar maken", "contestar a decisão". */
 export const APPEAL = lexeme({
   lower: [

@@ -58,6 +58,7 @@ import {
   REVIEW,
   REVIEW_HEADING,
   REVIEW_ROUTE,
+  NOT_FOR_REVIEW,
   SALES,
   STRONG_REVIEW,
   TAKEOVER,
@@ -376,7 +377,7 @@ function contactFor(d: Discourse, found: Oversight, statement: Statement): Conta
   // A contact under a heading that names the review or appeal ("Asking for a review", "Erneute
   // Prüfung beantragen", "Contester une décision") is for it, a few sections down or up, in the
   // same landmark: the heading ties it to the oversight statement as a link's name would.
-  const underReviewHeading = (other: Section | null) => other !== null && other.landmark === section.landmark && namesReview(other);
+  const underReviewHeading = (other: Section | null) => other !== null && other.landmark === section.landmark && (namesReview(other) || contactSection(d, other));
   const link =
     found.contacts.find((c) => pairs(section, c.section)) ??
     found.contacts.find((c) => c.forReview && c.section?.landmark === section.landmark) ??
@@ -394,6 +395,32 @@ function contactFor(d: Discourse, found: Oversight, statement: Statement): Conta
   }
   return undefined;
 }
+
+const contactSections = new WeakMap<Section, boolean>();
+
+/**
+ * A section of the page's content headed "Contact" ("Contact us", "Kontakt", "Nous contacter",
+ * "Contacto", "Contatti", "Contato"), not the footer's: it serves what the page is about, the
+ * review included, unless it is for the press, sales, partners or suppliers.
+ */
+function contactSection(d: Discourse, section: Section): boolean {
+  let found = contactSections.get(section);
+  if (found === undefined) {
+    found = false;
+    if (section.landmark === 'main' || section.landmark === 'body') {
+      for (let s: Section | null = section; s !== null && s.level >= 2; s = s.parent) {
+        if (s.heading === null || !CONTACT_HEADING.test(s.heading.text.trim())) continue;
+        found = ![s.heading, ...s.sentences].some((x) => findAll(NOT_FOR_REVIEW, x.text, x.lower).length > 0 || findAll(SALES, x.text, x.lower).length > 0);
+        break;
+      }
+    }
+    contactSections.set(section, found);
+  }
+  return found;
+}
+
+/** A heading that is only "Contact" in one of the languages. */
+const CONTACT_HEADING = /^(?:contact(?: us)?|contacts|get in touch|kontakt(?:e)?|ihr kontakt|so erreichen sie uns|nous contacter|contactez-nous|contact|contacto|contáctanos|contacte con nosotros|contatti|contattaci|contact opnemen|contactgegevens|contato|contactos|fale conosco)[.:!]?$/iu;
 
 const reviewSections = new WeakMap<Section, boolean>();
 
