@@ -129,7 +129,8 @@ const PREDICATE_REACH = 30;
 
 /** A sentence that is nothing but the AI term: a menu entry, tag or category ("Machine Learning"). */
 function isTopicLabel(s: Sentence, hit: Hit): boolean {
-  return s.text.replace(/[\s.:·|>»›#-]+/gu, '').length <= hit.end - hit.start;
+  const bare = (text: string) => text.replace(/[\s.:·|>»›#-]+/gu, '').length;
+  return bare(s.text) <= bare(s.text.slice(hit.start - s.start, hit.end - s.start));
 }
 
 /** A caption or badge on the page's own content: a few words ("AI-generated image"). */
