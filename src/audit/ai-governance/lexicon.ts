@@ -219,11 +219,15 @@ const GENRE_LABELS = [
   'Opinie', 'Opiniestuk', 'Column', 'Recensie', 'Commentaar',
   'Opinião', 'Coluna', 'Análise', 'Artigo de opinião',
 ];
+/** Labels that also open ordinary sentences with a colon ("Hintergrund: warum wir …"): only alone or before a dot or dash. */
+const GENRE_LABELS_STRICT = ['Explainer', 'Erklärstück', 'Hintergrund', 'Décryptage', 'Reportage', 'Explicador', 'Explicativo', 'Approfondimento', 'Achtergrond'];
 /** A genre label as written, or in capitals ("OPINIÓN · TRIBUNA"): section labels are often set in upper case. */
-const GENRE = [...new Set(GENRE_LABELS.flatMap((label) => [label, label.toUpperCase()]))].join('|');
+const inBothCases = (labels: readonly string[]): string => [...new Set(labels.flatMap((label) => [label, label.toUpperCase()]))].join('|');
+const GENRE = inBothCases(GENRE_LABELS);
+const GENRE_STRICT = inBothCases(GENRE_LABELS_STRICT);
 
 export const EDITORIAL_MARK = new RegExp(
-  String.raw`^(?:(?i:by|von|par|por|di|door|da|av|texto de|text von|written by|words by|escrito por|scritto da|geschreven door|écrit par|rédigé par|(?:author|autor|autorin|autora|auteur|auteure|autore|autrice|auteur van) ?:) \p{Lu}[\p{L}'’-]+\.?(?: \p{Lu}[\p{L}'’-]+)|(?:${GENRE})(?: [·|–—:-]|$))`,
+  String.raw`^(?:(?i:by|von|par|por|di|door|da|av|texto de|text von|written by|words by|escrito por|scritto da|geschreven door|écrit par|rédigé par|(?:author|autor|autorin|autora|auteur|auteure|autore|autrice|auteur van) ?:) \p{Lu}[\p{L}'’-]+\.?(?: \p{Lu}[\p{L}'’-]+)|(?:${GENRE})(?: [·|–—:-]|$)|(?:${GENRE_STRICT})(?: [·|–—]|$))`,
   'u',
 );
 
