@@ -41,7 +41,7 @@ import { A, H, findAll, lexeme, type Lexeme } from './lexicon.ts';
 // Lexicon (EN, DE, FR, ES, IT, NL, PT)
 
 /** Training verbs, inflected, that take their data after a preposition ("trained on", "entrenado con"). */
-const TRAIN_VERB = String.raw`(?:(?:pre|re|fine)${H}?)?(?:trained|training|trains?|tuned|learned|learnt|learns|taught)|(?:vor|nach|neu|weiter|fein)?trainier\p{L}*|angelernt|gelernt|lernte|(?:pré|ré)?-?entraîn(?:é|ée|és|ées|er|ant|ons)|affiné(?:e|s|es)?|appris|(?:pre|re)?entren(?:ad[oa]s?|ó|aron|ar|amos|an?|ando)|aprendi(?:ó|eron|do)|(?:pre|ri)?addestrat[oaie]|addestr(?:are|ano|iamo|ando)|allenat[oaie]|imparato|(?:bij|na|voor|her)?getraind|train(?:en|t|de|den)|geleerd|(?:pré-?|re)?trein(?:ad[oa]s?|ou|aram|ar|amos|ando)|aprend(?:eu|eram|ido)`;
+const TRAIN_VERB = String.raw`(?:(?:pre|re|fine)${H}?)?(?:trained|training|trains?|tuned|learned|learnt|learns|taught)|(?:vor|nach|neu|weiter|fein)?trainier\p{L}*|angelernt|gelernt|lernte|(?:pré|ré)?-?entraîn(?:é|ée|és|ées|er|ant|ons)|affiné(?:e|s|es)?|appris|(?:pre|re)?entren(?:ad[oa]s?|ó|aron|ar|amos|an?|ando)|aprendi(?:ó|eron|do)|(?:pre|ri)?addestrat[oaie]|addestr(?:are|ano|iamo|ando)|allenat[oaie]|imparato|(?:bij|na|voor|her)?getraind|train(?:en|t|de|den)|geleerd|(?:pré-?|re)?trein(?:ad[oa]s?|ou|aram|ar|amos|ámos|ando)|aprend(?:eu|eram|ido)`;
 /**
  * Prepositions that introduce training data after the verb. ("in" and "an" are left out: "trained
  * in first aid", "trained an assistant"; so is "von", the agent of a German passive: "entwickelt
@@ -159,7 +159,7 @@ const CONTAINS = lexeme({
 /** "Adapted with", only under a training heading ("Aanvullende training: het model is aangepast met …"). */
 const ADAPT_FORWARD = lexeme({
   lower: [
-    String.raw`(?:adapted|adjusted|customi[sz]ed|specialised|specialized|angepasst|adapté\p{L}*|ajusté\p{L}*|adaptad[oa]s?|ajustad[oa]s?|(?:se )?(?:ajust|adapt|afin)(?:ó|aron)|adattat[oaie]|personalizzat[oaie]|aangepast|verfijnd|afgestemd|(?:se )?(?:ajust|adapt)(?:ou|aram)) (?:\p{L}+ ){0,2}?(?:with|on|using|mit|auf|avec|sur|con|en|su|met|op|com|em)`,
+    String.raw`(?:adapted|adjusted|customi[sz]ed|specialised|specialized|angepasst|adapté\p{L}*|ajusté\p{L}*|adaptad[oa]s?|ajustad[oa]s?|(?:se )?(?:ajust|adapt|afin)(?:ó|aron)|adattat[oaie]|personalizzat[oaie]|aangepast|verfijnd|afgestemd|(?:se )?(?:ajust|adapt)(?:ou|aram)|(?:ajust|adapt|afin)(?:amos|ámos)) (?:\p{L}+ ){0,2}?(?:with|on|using|mit|auf|avec|sur|con|en|su|met|op|com|em)`,
   ],
 });
 
