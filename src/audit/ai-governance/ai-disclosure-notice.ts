@@ -27,7 +27,7 @@ export const MADE_BY_AI = lexeme({
     String.raw`(?:generad|cread|escrit|producid|traducid|redactad|asistid|resumid|ilustrad|clasificad|evaluad|analizad|seleccionad|decidid|estimad|calculad)[oa]s? (?:\p{L}{1,40} ){0,2}?(?:por|con|mediante|usando|a través de|con ayuda de) (?:la |una |un |el |nuestr[oa] )?(?:ia|inteligencia artificial|algoritmos?|modelos?|sistemas? automatizados?)`,
     String.raw`(?:generat|creat|scritt|prodott|tradott|redatt|assistit|riassunt|illustrat|classificat|valutat|analizzat|selezionat|decis|stimat|calcolat)[oaie] (?:\p{L}{1,40} ){0,2}?(?:da|dal|dalla|dall${A}|con|con l${A}|tramite|mediante|grazie a|grazie all${A}) ?(?:la |una |un |il |nostr[oa] )?(?:ia|intelligenza artificiale|algoritm[oi]|modell[oi]|sistem[ai] automatizzat[oi])`,
     String.raw`(?:gegenereerd|gemaakt|geschreven|vertaald|samengevat|beoordeeld|geanalyseerd|geselecteerd|gesorteerd|berekend|ondersteund) (?:\p{L}{1,40} ){0,2}?(?:door|met|via) (?:de |een |onze )?(?:ai|kunstmatige intelligentie|algoritmes?|algoritmen|modellen?)|(?:ai|ki)-(?:gegenereerd|ondersteund|gestuurd)`,
-    String.raw`(?:gerad|criad|escrit|produzid|traduzid|redigid|resumid|ilustrad|classificad|avaliad|analisad|selecionad|decidid|estimad|calculad)[oa]s? (?:\p{L}{1,40} ){0,2}?(?:por|com|através de|com a ajuda de) (?:a |uma |um |o |noss[oa] )?(?:ia|inteligência artificial|algoritmos?|modelos?|sistemas? automatizados?)`,
+    String.raw`(?:gerad|criad|escrit|produzid|traduzid|redigid|resumid|ilustrad|classificad|avaliad|analisad|selecionad|escolhid|recomendad|ordenad|decidid|estimad|calculad)[oa]s? (?:\p{L}{1,40} ){0,2}?(?:por|com|através de|com a ajuda de) (?:a |uma |um |o |noss[oa] )?(?:ia|inteligência artificial|algoritmos?|modelos?|sistemas? automatizados?)`,
     String.raw`powered by (?:\p{L}{1,40} ){0,2}?(?:ai|artificial intelligence|machine${H}learning|algorithms?|(?:large )?language models?|llms?)`,
   ],
   exact: [String.raw`(?:AI|KI|IA)-(?:generated|generiert\p{L}*|généré\p{L}*|generad[oa]s?|generat[oaie]|gegenereerd|gerad[oa]s?|gestützt\p{L}*|powered|assisted|based|basiert\p{L}*)`],
@@ -84,7 +84,7 @@ function findDisclosure(d: Discourse): Disclosure | undefined {
  * heading "Port operator bets on AI" of a section whose next sentence says "announced" reports
  * too.
  */
-function isReported(d: Discourse, s: Sentence): boolean {
+export function isReported(d: Discourse, s: Sentence): boolean {
   if (reports(s)) return true;
   if (s.section === null) return false;
   let reported = reportedSections.get(s.section);
@@ -129,7 +129,8 @@ const PREDICATE_REACH = 30;
 
 /** A sentence that is nothing but the AI term: a menu entry, tag or category ("Machine Learning"). */
 function isTopicLabel(s: Sentence, hit: Hit): boolean {
-  return s.text.replace(/[\s.:·|>»›#-]+/gu, '').length <= hit.end - hit.start;
+  const bare = (text: string) => text.replace(/[\s.:·|>»›#-]+/gu, '').length;
+  return bare(s.text) <= bare(s.text.slice(hit.start - s.start, hit.end - s.start));
 }
 
 /** A caption or badge on the page's own content: a few words ("AI-generated image"). */

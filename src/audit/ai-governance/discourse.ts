@@ -9,7 +9,7 @@
 // a topic cue (a purpose verb, a training verb, a review verb, an artifact noun) inside a
 // sentence that is AI-related, and not negated.
 import type { Element } from 'domhandler';
-import type { Page } from '../page.ts';
+import type { Link, Page } from '../page.ts';
 import { corpusOf, type Corpus, type Hit } from './evidence.ts';
 import { AI_TERMS, EDITORIAL_MARK, NOT_A_NEGATION, negationFor, SYSTEM_NAME_DECLARATION, UNASSERTED, WITHOUT, findAll, type Lexeme } from './lexicon.ts';
 
@@ -90,6 +90,12 @@ export interface Discourse {
   editorial: boolean;
   /** The negation words of the page's language. */
   negation: Lexeme;
+  /**
+   * The page documents an AI system of its own without a disclosure sentence (a model card, a
+   * training statement about its model: see own-system.ts). Its main content is then read as
+   * about that system, as on a page whose title names AI. Set by `ownSystemOf`.
+   */
+  documentsSystem: boolean;
 }
 
 const discourses = new WeakMap<Page, Discourse>();
@@ -139,6 +145,121 @@ export function recordGroupOf(corpus: Corpus, s: Sentence): Element | null {
     if (el.name === 'body') return null;
   }
   return null;
+}
+
+/** One field of a record: its key and its value, as corpus spans. */
+export interface Field {
+  key: string;
+  /** The value's text and its span in the corpus. */
+  value: string;
+  start: number;
+  end: number;
+  /** The sentence the value starts in. */
+  sentence: Sentence;
+}
+
+/** A record: the fields of one table, description list, details group or "Key: value" list, in order. */
+export interface RecordGroup {
+  container: Element | null;
+  fields: Field[];
+}
+
+const records = new WeakMap<Discourse, RecordGroup[]>();
+
+/**
+ * The page's records, memoised: the fields of a table ("Provider | Nexadata S.r.l."), a
+ * description list, details, or a list whose items read "Key: value" ("Model: ClaimSort v3.1").
+ * Fields of one record describe one thing.
+ */
+export function recordsOf(d: Discourse): RecordGroup[] {
+  let found = records.get(d);
+  if (found === undefined) {
+    found = readRecords(d);
+    records.set(d, found);
+  }
+  return found;
+}
+
+/** A "Key: value" item: a short key without a full stop, then its value. */
+const KEY_VALUE = /^([^:.!?]{1,40}):\s+(\S.*)$/su;
+/** Fields read per record and records per page, so a huge table stays cheap. */
+const MAX_FIELDS = 40;
+const MAX_RECORDS = 60;
+
+function readRecords(d: Discourse): RecordGroup[] {
+  const out: RecordGroup[] = [];
+  const byContainer = new Map<Element, RecordGroup>();
+  const groupFor = (container: Element | null): RecordGroup | undefined => {
+    if (container !== null) {
+      const known = byContainer.get(container);
+      if (known !== undefined) return known.fields.length < MAX_FIELDS ? known : undefined;
+    }
+    if (out.length >= MAX_RECORDS) return undefined;
+    const group: RecordGroup = { container, fields: [] };
+    out.push(group);
+    if (container !== null) byContainer.set(container, group);
+    return group;
+  };
+  for (const section of d.sections) {
+    if (section.level !== RECORD_LEVEL || section.heading === null) continue;
+    const first = section.sentences[0];
+    if (first === undefined) continue;
+    const last = section.sentences.at(-1)!;
+    groupFor(recordContainers.get(section) ?? null)?.fields.push({ key: section.heading.text, value: d.corpus.text.slice(first.start, last.end), start: first.start, end: last.end, sentence: first });
+  }
+  for (const s of d.sentences) {
+    if (s.isHeading || s.blockIndex < 0) continue;
+    const element = d.corpus.page.textBlocks[s.blockIndex]?.element ?? null;
+    if (element?.name !== 'li' || s.start !== d.corpus.page.textBlocks[s.blockIndex]!.start) continue;
+    const m = KEY_VALUE.exec(s.text);
+    if (m === null) continue;
+    const list = element.parent?.type === 'tag' ? (element.parent as Element) : null;
+    const start = s.start + s.text.length - m[2]!.length;
+    groupFor(list)?.fields.push({ key: m[1]!.trim(), value: m[2]!, start, end: s.end, sentence: s });
+  }
+  // A table with a header row ("Partner | Technology | Version in use") and rows of cells under it:
+  // each row is a record whose keys are the column headers.
+  for (const group of columnRecords(d)) if (out.length < MAX_RECORDS) out.push(group);
+  return out.filter((g) => g.fields.length > 0);
+}
+
+/** Rows of tables with a header row of `<th>` and rows of as many `<td>` cells, as records keyed by the headers. */
+function columnRecords(d: Discourse): RecordGroup[] {
+  const blocks = d.corpus.page.textBlocks;
+  const tables = new Map<Element, Map<Element, number[]>>();
+  blocks.forEach((block, index) => {
+    const cell = block.element;
+    if (cell === null || (cell.name !== 'td' && cell.name !== 'th')) return;
+    const row = cell.parent?.type === 'tag' ? (cell.parent as Element) : null;
+    if (row === null || row.name !== 'tr') return;
+    let table: Element | null = row;
+    for (let steps = 0; table !== null && table.name !== 'table' && steps < 3; steps++) table = table.parent?.type === 'tag' ? (table.parent as Element) : null;
+    if (table === null || table.name !== 'table') return;
+    let rows = tables.get(table);
+    if (rows === undefined) tables.set(table, (rows = new Map()));
+    let cells = rows.get(row);
+    if (cells === undefined) rows.set(row, (cells = []));
+    cells.push(index);
+  });
+  const firstSentence = new Map<number, Sentence>();
+  for (const s of d.sentences) if (s.blockIndex >= 0 && !firstSentence.has(s.blockIndex)) firstSentence.set(s.blockIndex, s);
+  const out: RecordGroup[] = [];
+  for (const [table, rows] of tables) {
+    const [header, ...body] = [...rows.values()];
+    if (header === undefined || header.length < 2 || !header.every((i) => blocks[i]!.element!.name === 'th')) continue;
+    for (const cells of body.slice(0, MAX_RECORDS)) {
+      if (cells.length !== header.length || !cells.every((i) => blocks[i]!.element!.name === 'td')) continue;
+      const fields: Field[] = [];
+      cells.forEach((i, column) => {
+        const sentence = firstSentence.get(i);
+        if (sentence === undefined) return;
+        const block = blocks[i]!;
+        fields.push({ key: blocks[header[column]!]!.text, value: block.text, start: block.start, end: block.start + block.text.length, sentence });
+      });
+      out.push({ container: table, fields });
+    }
+  }
+  return out;
 }
 
 const LANDMARK_TAGS: Readonly<Record<string, Landmark>> = { main: 'main', header: 'header', nav: 'nav', footer: 'footer', aside: 'aside' };
@@ -191,11 +312,15 @@ function build(corpus: Corpus): Discourse {
       sections.push(current);
       currentLandmark = landmark;
     }
+    // A record's key heads its value only inside its record (table, description list, details):
+    // the paragraph after a table belongs to the section the table sits in, not to its last row.
+    while (current.level === RECORD_LEVEL && current.parent !== null && !inside(block.element, recordContainer(current))) current = current.parent;
     if (level !== undefined) {
       let parent: Section | null = current;
       while (parent !== null && parent.level >= level) parent = parent.parent;
       const heading = sentence(corpus, hits, block.start, block.start + block.text.length, blockIndex, null, true);
       current = { heading, level, parent, landmark, sentences: [] };
+      if (level === RECORD_LEVEL) recordContainers.set(current, containerOf(block.element));
       heading.section = current;
       sections.push(current);
       sentences.push(heading);
@@ -215,11 +340,35 @@ function build(corpus: Corpus): Discourse {
 
   const systemNames = findSystemNames(sentences);
   const editorial = isEditorial(page);
-  const discourse: Discourse = { corpus, sentences, sections, systemNames, pageAboutAi: false, editorial, negation: negationFor(page.lang) };
+  const discourse: Discourse = { corpus, sentences, sections, systemNames, pageAboutAi: false, editorial, negation: negationFor(page.lang), documentsSystem: false };
   const title = sentences.find((s) => s.blockIndex === -1 && corpus.segments[0]?.where === 'the title' && s.start === corpus.segments[0].start);
   const h1 = sections.find((s) => s.level === 1)?.heading;
   discourse.pageAboutAi = [title, h1].some((s) => s !== undefined && s !== null && isAiSentence(discourse, s));
   return discourse;
+}
+
+/** The element a record's key and value live in: its table, description list or details (null: unknown). */
+const recordContainers = new WeakMap<Section, Element | null>();
+const RECORD_CONTAINERS = new Set(['table', 'dl', 'details']);
+/** Ancestors examined for a record's container. */
+const CONTAINER_DEPTH = 16;
+
+function containerOf(el: Element | null): Element | null {
+  for (let e = el, steps = 0; e !== null && steps < CONTAINER_DEPTH; steps++, e = e.parent?.type === 'tag' ? (e.parent as Element) : null) {
+    if (RECORD_CONTAINERS.has(e.name)) return e;
+  }
+  return null;
+}
+
+function recordContainer(section: Section): Element | null {
+  return recordContainers.get(section) ?? null;
+}
+
+/** Whether `el` lies inside `container` (an unknown container holds everything, as before). */
+function inside(el: Element | null, container: Element | null): boolean {
+  if (container === null) return true;
+  for (let e = el, steps = 0; e !== null && steps < LANDMARK_DEPTH; steps++, e = e.parent?.type === 'tag' ? (e.parent as Element) : null) if (e === container) return true;
+  return false;
 }
 
 /** The sentences of `[start, end)` of the corpus. */
@@ -333,7 +482,16 @@ export function isAiSentence(discourse: Discourse, s: Sentence): boolean {
   if (mentionsAi(discourse, s)) return true;
   if (s.section === null) return false;
   if (isAiSection(discourse, s.section)) return true;
-  return discourse.pageAboutAi && (s.section.landmark === 'main' || s.section.landmark === 'body');
+  return (discourse.pageAboutAi || discourse.documentsSystem) && (s.section.landmark === 'main' || s.section.landmark === 'body');
+}
+
+/** The sentence holding a link's visible name (or the first of its block). */
+export function linkSentence(d: Discourse, link: Link): Sentence | undefined {
+  const block = d.corpus.page.textBlocks[link.blockIndex];
+  if (block === undefined) return undefined;
+  const at = link.nameFrom === 'content' ? Math.max(0, block.text.indexOf(link.text)) : 0;
+  const offset = block.start + at;
+  return d.sentences.find((s) => s.blockIndex === link.blockIndex && s.start <= offset && s.end >= offset) ?? d.sentences.find((s) => s.blockIndex === link.blockIndex);
 }
 
 function containsWord(haystack: string, word: string): boolean {

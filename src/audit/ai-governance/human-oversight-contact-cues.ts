@@ -65,7 +65,7 @@ export const REVIEW = lexeme({
     // Dutch
     String.raw`bekijk\p{L}*|bekeken|beoordeel\p{L}*|beoordel\p{L}*|controle\p{L}*|controleer\p{L}*|gecontroleerd|toets\p{L}*|getoetst|herbeoordel\p{L}*|heroverweg\p{L}*|nagekeken|nakijk\p{L}*|(?:nog eens|opnieuw) (?:\p{L}+ ){0,2}?kijk\p{L}*|kijk\p{L}* (?:\p{L}+ ){0,3}?(?:nog eens|opnieuw|naar)|tussenkomst`,
     // Portuguese
-    String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|revêem|rever|revist[oa]s?|verific\p{L}*|supervis\p{L}*|controla\p{L}*|examin\p{L}*|reexamin\p{L}*|reavali\p{L}*|intervenção`,
+    String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|revêem|rever|reveja|revejam|reviu|reveem|revist[oa]s?|verific\p{L}*|supervis\p{L}*|controla\p{L}*|examin\p{L}*|reexamin\p{L}*|reavali\p{L}*|reaprecia\p{L}*|intervenção`,
   ],
 });
 
@@ -82,7 +82,7 @@ export const STRONG_REVIEW = lexeme({
     String.raw`revis(?!ta)\p{L}*|reexamin\p{L}*|reevalu\p{L}*|reconsider\p{L}*|intervención`,
     String.raw`rivist[oaie]|rived\p{L}*|revision[ei]|riesam\p{L}*|rivalut\p{L}*|intervento`,
     String.raw`beoordeling\p{L}*|herbeoordel\p{L}*|heroverweg\p{L}*|(?:nog eens|opnieuw) (?:\p{L}+ ){0,2}?(?:kijk\p{L}*|bekijk\p{L}*|beoordel\p{L}*)|(?:bekijk\p{L}*|beoordeel\p{L}*|beoordel\p{L}*|kijk\p{L}*) (?:\p{L}+ ){0,3}?(?:nog eens|opnieuw)|tussenkomst`,
-    String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|rever|reexamin\p{L}*|reavali\p{L}*|intervenção`,
+    String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|rever|reveja|revejam|reexamin\p{L}*|reavali\p{L}*|reaprecia\p{L}*|intervenção`,
   ],
 });
 
@@ -145,6 +145,13 @@ export const HANDOVER_FINAL = lexeme({
   lower: [String.raw`sprechen|reden|weiterleiten|weitergeleitet|verbinden|verbunden|übergeben|spreken|praten|doorverbinden|doorgeven|doorsturen`],
 });
 
+/** A person taking over from the system, the person before the verb: "a colleague takes over the conversation", "een collega neemt het gesprek over", "ein Mitarbeiter übernimmt", "un conseiller prend le relais", "un agente se hace cargo", "un operatore subentra", "um atendente assume a conversa". */
+export const TAKEOVER = lexeme({
+  lower: [
+    String.raw`takes? over|take it from there|übernimmt|übernehmen|prend(?:ra)? le relais|prend la main|reprend (?:la conversation|le dossier|l${A}échange)|toma(?:rá)? el relevo|se hace cargo|se hará cargo|toma el control|subentra|prende(?:rà)? in carico|prende il controllo|neemt (?:\p{L}+ ){0,3}?over|overnemen|assume (?:a conversa|o atendimento|o caso|o pedido)`,
+  ],
+});
+
 /** Asking for a person outright: "ask for a human", "ask to speak to an adviser". */
 export const ASK_FOR_PERSON = lexeme({
   lower: [String.raw`ask (?:for|to speak to|to talk to) (?:a |an )?(?:human|person|real person|agent|adviser|advisor|member of (?:staff|the team))`],
@@ -153,6 +160,11 @@ export const ASK_FOR_PERSON = lexeme({
 /** A sales contact, which is no oversight route: "talk to our sales team", "hable con nuestro equipo comercial", "Vertriebsteam". */
 export const SALES = lexeme({
   lower: [String.raw`sales|pre${H}sales|commercial|business development|vertrieb\p{L}*|verkauf\p{L}*|commerciaux|commerciale?s?|ventas|comercial(?:es)?|vendite|verkoop\p{L}*|vendas|demo`],
+});
+
+/** Contacts for someone other than the person asking for a review: the press, partners, suppliers, job seekers. */
+export const NOT_FOR_REVIEW = lexeme({
+  lower: [String.raw`press|media|journalists?|partnerships?|suppliers?|investors?|careers?|presse\p{L}*|medien\p{L}*|journalist\p{L}*|lieferant\p{L}*|partenariats?|fournisseurs?|prensa|medios|periodistas|proveedores|stampa|giornalist\p{L}*|fornitori|pers|journalisten|leveranciers|inkoop|imprensa|jornalistas|fornecedores|parcerias`],
 });
 
 /** An appeal or objection against an outcome: "appeal", "contest the decision", "Widerspruch einlegen", "contester", "impugnar", "presentare ricorso", "bezwaar maken", "contestar a decisão". */
@@ -214,7 +226,26 @@ export const CONTACT_NAME = lexeme({
 export const CONTACT_HREF = /contact|kontakt|contatt|contat|support|feedback|complaint|beschwerde|widerspruch|reclamation|reclamacion|reclam|klacht|bezwaar|appeal|review[-_]?request|request[-_]?review|revisao|revision|revisione|recours|helpdesk|ombuds|error[-_]?report|report[-_](?:an?[-_])?(?:error|mistake|problem)/;
 
 /** A contact named for review or appeal, in its name or address ("human review request form", "mailto:ai-review@", "/appeals", "bezwaarformulier"): tied to oversight by its name wherever it is. */
-export const REVIEW_ROUTE = /review|reconsider|appeal|contest|objection|oversight|human|widerspruch|einspruch|pr(?:ü|ue)fung|recours|contestation|r[ée]examen|revisi[oó]n|revisione|revis[aã]o|ricorso|bezwaar|beoordeling|contesta(?:ç|c)(?:ã|a)o/;
+export const REVIEW_ROUTE = /review|reconsider|appeal|contest|objection|oversight|human|widerspruch|einspruch|pr(?:ü|ue)fung|recours|contestation|r[ée]examen|revisi[oó]n|revisione|riesame|revis[aã]o|reaprecia(?:ç|c)(?:ã|a)o|ricorso|bezwaar|beoordeling|heroverweging|contesta(?:ç|c)(?:ã|a)o/;
+
+/**
+ * A heading that names the review or appeal a reader asks for: "Asking for a review", "Request a
+ * human review", "Challenge a decision", "Erneute Prüfung beantragen", "Widerspruch", "Contester
+ * une décision", "Demander un réexamen", "Cómo pedir la revisión", "Reclamaciones y recursos",
+ * "Come chiedere il riesame", "Zo vraag je een nieuwe beoordeling aan", "Bezwaar maken", "Pedir a
+ * reapreciação". A contact under it is for the review.
+ */
+export const REVIEW_HEADING = lexeme({
+  lower: [
+    String.raw`(?:ask(?:ing)? for|request(?:ing)?|how to (?:ask for|request|get)|get) (?:a |an |your )?(?:\p{L}+ ){0,2}?(?:review|reconsideration|second look)|review requests?|appeals?|challeng(?:e|ing) (?:a |the |an? )?(?:decision|result|outcome)|contest(?:ing)? (?:a |the )?(?:decision|result)|complaints? about (?:a |the )?decision`,
+    String.raw`(?:erneute|menschliche) (?:\p{L}+ ){0,1}?prüfung|überprüfung beantragen|prüfung beantragen|widerspruch|einspruch`,
+    String.raw`(?:demander|obtenir) (?:un |une )?(?:\p{L}+ ){0,1}?(?:réexamen|révision|intervention humaine)|contester (?:une |la |cette )?décision|recours|réexamen`,
+    String.raw`(?:pedir|solicitar|cómo pedir|cómo solicitar) (?:la |una )?(?:\p{L}+ ){0,1}?revisión|revisión (?:de (?:la|su) )?(?:decisión|puntuación|solicitud)|reclamaci(?:ón|ones)|(?:revisión|reclamaciones) y recursos|recurso de (?:reposición|alzada)`,
+    String.raw`(?:chiedere|richiedere|come chiedere|come richiedere) (?:il |la |un |una )?(?:riesame|revisione)|riesame|ricorso|contestare (?:la |una )?decisione`,
+    String.raw`(?:nieuwe beoordeling|herbeoordeling|heroverweging) (?:\p{L}+ ){0,2}?(?:aan)?vra\p{L}*|bezwaar(?: maken)?|herbeoordeling|heroverweging`,
+    String.raw`(?:pedir|solicitar|como pedir|como solicitar) (?:a |uma )?(?:\p{L}+ ){0,1}?(?:revisão|reapreciação|reanálise)|contestar (?:a |uma )?decisão|(?:revisão|reclamações) e recursos`,
+  ],
+});
 
 /** A request or form word, which makes a review-named link a route rather than a page about reviews ("reconsideration request", "Widerspruchsformular", "formulaire de recours"). */
 export const REQUEST_FORM = /request|form|antrag|formular|demande|formulaire|solicitud|formulario|richiesta|modulo|aanvra|formulier|pedido|formul[aá]rio/;
@@ -231,7 +262,9 @@ export const POSTAL = lexeme({
   lower: [String.raw`p\.? ?o\.? box \d+|postfach \d+|postbus \d+|boîte postale \d+|b\.p\. \d+|apartado(?: de correos)? \d+|casella postale \d+|caixa postal \d+|antwoordnummer \d+`],
 });
 export const WRITE_TO = lexeme({
-  lower: [String.raw`write to|writing to|by post|by letter|schreiben sie|per post|postalisch|écrivez|par courrier|escrib\p{L}*|por correo postal|scriv\p{L}*|per posta|schrijf|per brief|escrev\p{L}*|por carta`],
+  lower: [
+    String.raw`write to|writing to|by post|by letter|in writing|send (?:\p{L}+ ){0,3}?to|schreiben sie|schriftlich|richten sie|per post|postalisch|écrivez|par courrier|par écrit|adressez|envoyez|escrib\p{L}*|por escrito|presente su (?:escrito|solicitud|recurso|reclamación)|dirija|por correo postal|scriv\p{L}*|per iscritto|per posta|indirizz(?:i|ate)|inviate|schrijf|schriftelijk|stuur|per brief|escrev\p{L}*|envie|por carta`,
+  ],
 });
 /** Postcodes on the original text: UK ("BA5 1XX"), four or five digits before a capitalised town, Dutch "6600 AD", Portuguese "1000-001". */
 export const POSTCODE = /(?<![\p{L}\p{N}])(?:[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}|\d{4,5} (?:[A-Z]{2} )?\p{Lu}\p{Ll}+|\d{4}-\d{3})(?![\p{L}\p{N}])/u;

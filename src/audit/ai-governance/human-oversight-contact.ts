@@ -30,9 +30,10 @@
 // postal address. A button with no link is not (nothing to follow in the static page), and a
 // contact elsewhere on the page (a footer "Complaints" link, a sales line) is not tied to the
 // statement: both fail, as the labels of the accuracy sets do.
+import type { Element } from 'domhandler';
 import type { Control, Outcome } from '../control.ts';
 import { truncate, type Link, type Page } from '../page.ts';
-import { disclosureOf } from './ai-disclosure-notice.ts';
+import { ownSystemOf } from './own-system.ts';
 import { discourseOf, hitsIn, isAiSentence, isNegated, mentionsAi, type Discourse, type Section, type Sentence } from './discourse.ts';
 import { EVIDENCE_MAX, locationAt, lookedFor, outcome, quotedText, scriptRendered, type Corpus, type Hit } from './evidence.ts';
 import {
@@ -55,9 +56,12 @@ import {
   REQUEST_FORM,
   RATINGS,
   REVIEW,
+  REVIEW_HEADING,
   REVIEW_ROUTE,
+  NOT_FOR_REVIEW,
   SALES,
   STRONG_REVIEW,
+  TAKEOVER,
   WRITE_TO,
 } from './human-oversight-contact-cues.ts';
 import type { AiGovernanceControlId } from './ids.ts';
@@ -193,6 +197,12 @@ function handoverIn(d: Discourse, s: Sentence, persons: readonly Hit[], affirmed
     const hit = person === undefined ? undefined : { start: verb.start, end: person.end };
     if (hit !== undefined && affirmed(verb) && !toSales(d, hit)) return hit;
   }
+  // A person taking over from the system: the person, then the verb ("een collega … neemt het gesprek over").
+  for (const verb of hitsIn(s, TAKEOVER)) {
+    const person = persons.findLast((p) => p.end <= verb.start && verb.start - p.end <= HANDOVER_REACH);
+    const hit = person === undefined ? undefined : { start: person.start, end: verb.end };
+    if (hit !== undefined && affirmed(verb) && !toSales(d, hit)) return hit;
+  }
   for (const verb of hitsIn(s, HANDOVER_FINAL)) {
     const person = persons.findLast((p) => p.end <= verb.start && verb.start - p.end <= HANDOVER_REACH);
     const hit = person === undefined ? undefined : { start: person.start, end: verb.end };
@@ -296,28 +306,49 @@ function isContactForm(form: Page['forms'][number]): boolean {
 
 const textContacts = new WeakMap<Sentence, Contact | null>();
 
-function textContactOf(s: Sentence): Contact | undefined {
+function textContactOf(d: Discourse, s: Sentence): Contact | undefined {
   let found = textContacts.get(s);
   if (found === undefined) {
-    found = textContact(s) ?? null;
+    found = textContact(d, s) ?? null;
     textContacts.set(s, found);
   }
   return found ?? undefined;
 }
 
-/** An email address, a phone number after a call verb, or a postal address in a sentence. */
-function textContact(s: Sentence): Contact | undefined {
+/**
+ * An email address, a phone number after a call verb, or a postal address in a sentence: a P.O.
+ * box, a postcode after a write verb in the sentence or in the sentence before it that ends on a
+ * colon ("Bitte richten Sie Ihren Widerspruch schriftlich an:" › the address), or a postcode in an
+ * `<address>` element.
+ */
+function textContact(d: Discourse, s: Sentence): Contact | undefined {
   const email = emailIn(s.text);
   if (email !== undefined) return { kind: 'email address', label: email, section: s.section };
   const phone = firstIn(s, CALL_NUMBER);
   if (phone !== undefined) return { kind: 'phone number', label: s.text.slice(phone.start, phone.end), section: s.section };
   const box = firstIn(s, POSTAL);
   if (box !== undefined) return { kind: 'postal address', label: s.text.slice(box.start, box.end), section: s.section };
-  if (firstIn(s, WRITE_TO) !== undefined) {
-    const code = POSTCODE.exec(s.text);
-    if (code !== null) return { kind: 'postal address', label: code[0], section: s.section };
-  }
+  const code = POSTCODE.exec(s.text);
+  if (code !== null && (firstIn(s, WRITE_TO) !== undefined || introducedByWriteTo(s) || inAddressElement(d, s))) return { kind: 'postal address', label: code[0], section: s.section };
   return undefined;
+}
+
+/** The sentence before, in the same section, asks the reader to write and ends on a colon. */
+function introducedByWriteTo(s: Sentence): boolean {
+  const sentences = s.section?.sentences ?? [];
+  const at = sentences.indexOf(s);
+  const before = at > 0 ? sentences[at - 1]! : undefined;
+  return before !== undefined && before.text.trimEnd().endsWith(':') && firstIn(before, WRITE_TO) !== undefined;
+}
+
+/** Ancestors examined for an `<address>` element. */
+const ADDRESS_DEPTH = 6;
+
+function inAddressElement(d: Discourse, s: Sentence): boolean {
+  for (let el = d.corpus.page.textBlocks[s.blockIndex]?.element ?? null, steps = 0; el !== null && steps < ADDRESS_DEPTH; steps++, el = el.parent?.type === 'tag' ? (el.parent as Element) : null) {
+    if (el.name === 'address') return true;
+  }
+  return false;
 }
 
 function firstIn(s: Sentence, lexeme: Lexeme): { start: number; end: number } | undefined {
@@ -343,19 +374,70 @@ function emailIn(text: string): string | undefined {
 /** The contact for a statement: a link or form in its section, or a contact written in one of the section's sentences. */
 function contactFor(d: Discourse, found: Oversight, statement: Statement): Contact | undefined {
   const section = statement.sentence.section!;
-  const link = found.contacts.find((c) => pairs(section, c.section)) ?? found.contacts.find((c) => c.forReview && c.section?.landmark === section.landmark);
+  // A contact under a heading that names the review or appeal ("Asking for a review", "Erneute
+  // Prüfung beantragen", "Contester une décision") is for it, a few sections down or up, in the
+  // same landmark: the heading ties it to the oversight statement as a link's name would.
+  const underReviewHeading = (other: Section | null) => other !== null && other.landmark === section.landmark && (namesReview(other) || contactSection(d, other));
+  const link =
+    found.contacts.find((c) => pairs(section, c.section)) ??
+    found.contacts.find((c) => c.forReview && c.section?.landmark === section.landmark) ??
+    found.contacts.find((c) => underReviewHeading(c.section));
   if (link !== undefined) return link;
-  const own = textContactOf(statement.sentence);
+  const own = textContactOf(d, statement.sentence);
   if (own !== undefined) return own;
   for (const other of d.sections) {
-    if (!pairs(section, other)) continue;
+    if (!pairs(section, other) && !underReviewHeading(other)) continue;
     for (const s of other.sentences) {
       if (s === statement.sentence) continue;
-      const contact = textContactOf(s);
+      const contact = textContactOf(d, s);
       if (contact !== undefined) return contact;
     }
   }
   return undefined;
+}
+
+const contactSections = new WeakMap<Section, boolean>();
+
+/**
+ * A section of the page's content headed "Contact" ("Contact us", "Kontakt", "Nous contacter",
+ * "Contacto", "Contatti", "Contato"), not the footer's: it serves what the page is about, the
+ * review included, unless it is for the press, sales, partners or suppliers.
+ */
+function contactSection(d: Discourse, section: Section): boolean {
+  let found = contactSections.get(section);
+  if (found === undefined) {
+    found = false;
+    if (section.landmark === 'main' || section.landmark === 'body') {
+      for (let s: Section | null = section; s !== null && s.level >= 2; s = s.parent) {
+        if (s.heading === null || !CONTACT_HEADING.test(s.heading.text.trim())) continue;
+        found = ![s.heading, ...s.sentences].some((x) => findAll(NOT_FOR_REVIEW, x.text, x.lower).length > 0 || findAll(SALES, x.text, x.lower).length > 0);
+        break;
+      }
+    }
+    contactSections.set(section, found);
+  }
+  return found;
+}
+
+/** A heading that is only "Contact" in one of the languages. */
+const CONTACT_HEADING = /^(?:contact(?: us)?|contacts|get in touch|kontakt(?:e)?|ihr kontakt|so erreichen sie uns|nous contacter|contactez-nous|contact|contacto|contáctanos|contacte con nosotros|contatti|contattaci|contact opnemen|contactgegevens|contato|contactos|fale conosco)[.:!]?$/iu;
+
+const reviewSections = new WeakMap<Section, boolean>();
+
+/** The section, or the topic heading above it, names a review or appeal the reader asks for. */
+function namesReview(section: Section): boolean {
+  let found = reviewSections.get(section);
+  if (found === undefined) {
+    found = false;
+    for (let s: Section | null = section; s !== null && s.level >= 2; s = s.parent) {
+      if (s.heading !== null && findAll(REVIEW_HEADING, s.heading.text, s.heading.lower).length > 0) {
+        found = true;
+        break;
+      }
+    }
+    reviewSections.set(section, found);
+  }
+  return found;
 }
 
 const WHAT = 'human oversight, review or appeal statement';
@@ -379,7 +461,7 @@ export const outcomes = {
   noStatement: (contact: Contact | undefined): Outcome =>
     lookedFor(contact === undefined ? `No ${WHAT} found for the disclosed AI system, and no contact mechanism` : `A ${contact.kind} exists but no oversight statement for the disclosed AI system`, EXAMPLES),
   /** No AI system of the site's own: nothing for a person to oversee. */
-  notDisclosed: (): Outcome => lookedFor('The page discloses no AI system of its own, so no oversight statement counts', EXAMPLES),
+  notDisclosed: (): Outcome => lookedFor('The page discloses no AI system of its own and documents none, so no oversight statement counts', EXAMPLES),
   /** No disclosure, and the page is a script-rendered shell: static HTML cannot decide. */
   scriptRendered: (page: Page): Outcome => scriptRendered(WHAT, page),
 };
@@ -399,7 +481,7 @@ export const control: Control<AiGovernanceControlId, Page> = {
   severity: 'warning',
   evaluate(page) {
     const d = discourseOf(page);
-    if (disclosureOf(d) === undefined) return page.likelyClientRendered ? outcomes.scriptRendered(page) : outcomes.notDisclosed();
+    if (ownSystemOf(d) === undefined) return page.likelyClientRendered ? outcomes.scriptRendered(page) : outcomes.notDisclosed();
     const found = oversightOf(d);
     for (const statement of found.statements) {
       const contact = contactFor(d, found, statement);

@@ -60,6 +60,12 @@ export const H = '[ \\-\u2010\u2011]?';
 /** An apostrophe, straight or typographic ("l'IA", "l’IA"). */
 export const A = "['\u2019]";
 
+/** Verbs of deciding about or assessing a person's case, in the seven languages: what an automated system does in a disclosure. */
+const DECIDES = String.raw`(?:decid\p{L}*|determin\p{L}*|assess\p{L}*|scor\p{L}*|read\p{L}*|rank\p{L}*|sort\p{L}*|approv\p{L}*|reject\p{L}*|select\p{L}*|calculat\p{L}*|evaluat\p{L}*|check\p{L}*|compar\p{L}*|analy[sz]\p{L}*|entscheid\p{L}*|bewert\p{L}*|berechn\p{L}*|erstell\p{L}*|erlässt|erlassen|prüf\p{L}*|liest|gelesen|vergleich\p{L}*|ordnet|sortiert|décid\p{L}*|évalu\p{L}*|calcul\p{L}*|analys\p{L}*|compar\p{L}*|attribu\p{L}*|trie|classe|realiza|calcula\p{L}*|evalúa|valora|puntúa|analiza|compara|ordena|decide|valut\p{L}*|calcol\p{L}*|analizz\p{L}*|confront\p{L}*|ordina|beoordeel\p{L}*|berekent|vergelijkt|selecteert|beslist|avalia|calcula|analisa|decide)`;
+
+/** The stricter kin for an "automatic" system, which may open gates or sort mail: deciding, scoring, approving, rejecting, selecting. */
+const DECIDES_STRICT = String.raw`(?:decid\p{L}*|determin\p{L}*|assess\p{L}*|scor\p{L}*|rank\p{L}*|approv\p{L}*|reject\p{L}*|select\p{L}*|evaluat\p{L}*|entscheid\p{L}*|bewert\p{L}*|bewilligt|lehnt|décid\p{L}*|évalu\p{L}*|attribu\p{L}*|evalúa|valora|puntúa|aprueba|rechaza|decide|valut\p{L}*|approva|respinge|beoordeel\p{L}*|beslist|keurt|wijst af|avalia|aprova|recusa|classific\p{L}*|clasific\p{L}*|classeert|klassifizier\p{L}*)`;
+
 /**
  * Words that name AI or an automated-decision system. "AI", "KI", "IA" count only in capitals;
  * "model" and "algorithm" alone do not (car models, risk models, "the bsdiff algorithm",
@@ -76,8 +82,30 @@ export const AI_TERMS = lexeme({
     String.raw`automated (?:individual )?decision${H}making|automatic decision${H}making|chat${H}bots?|virtual (?:assistant|agent)s?|computer${H}vision|natural language processing|(?:image|object|face|facial|speech|voice|handwriting|pattern)${H}(?:recognition|detection|classification)`,
     String.raw`(?:ai|a\.i\.)${H}(?:generated|created|written|produced|assisted|powered|driven|based|enabled|supported|enhanced)`,
     // An algorithm that decides about people or cases, in any of the languages.
-    String.raw`(?:algorithm\p{L}*|algorithmes?|algoritm\p{L}*) (?:\p{L}{1,40} ){0,4}?(?:decid\p{L}*|determin\p{L}*|assess\p{L}*|scor\p{L}*|screen\p{L}*|rank\p{L}*|approv\p{L}*|reject\p{L}*|select\p{L}*|prioriti[sz]\p{L}*|entscheid\p{L}*|bewert\p{L}*|bestimm\p{L}*|auswähl\p{L}*|priorisier\p{L}*|décid\p{L}*|détermin\p{L}*|évalu\p{L}*|sélectionn\p{L}*|decid\p{L}*|evalu\p{L}*|seleccion\p{L}*|prioriz\p{L}*|valut\p{L}*|selezion\p{L}*|beslis\p{L}*|beoordeel\p{L}*|bepal\p{L}*|bepaalt|selecteer\p{L}*|prioriteer\p{L}*|avali\p{L}*|selecion\p{L}*)`,
+    String.raw`(?:algorithm\p{L}*|algorithmes?|algoritm\p{L}*) (?:\p{L}{1,40} ){0,4}?(?:decid\p{L}*|determin\p{L}*|assess\p{L}*|scor\p{L}*|screen\p{L}*|rank\p{L}*|approv\p{L}*|reject\p{L}*|select\p{L}*|prioriti[sz]\p{L}*|entscheid\p{L}*|bewert\p{L}*|bestimm\p{L}*|auswähl\p{L}*|priorisier\p{L}*|décid\p{L}*|détermin\p{L}*|évalu\p{L}*|sélectionn\p{L}*|decid\p{L}*|evalu\p{L}*|seleccion\p{L}*|prioriz\p{L}*|valut\p{L}*|selezion\p{L}*|beslis\p{L}*|besluit|beoordeel\p{L}*|bepal\p{L}*|bepaalt|selecteer\p{L}*|prioriteer\p{L}*|avali\p{L}*|selecion\p{L}*|assign\p{L}*|allocat\p{L}*|attribu\p{L}*|asign\p{L}*|assegn\p{L}*|zuteil\p{L}*|vergibt|verteilt|toewijs\p{L}*|wijst|verdeelt|atribu\p{L}*|distribu\p{L}*|répartit|reparte)`,
     String.raw`(?:by|durch|von|par|por|da|dal|door|pelo|pela) (?:an? |the |our |un |una |uma |een |einen |einem |einen |l${A}|el |il |o |de |het )?(?:\p{L}{1,40} )?(?:algorithm\p{L}*|algoritm\p{L}*|algorithmes?)`,
+    // A computer program or system doing what a person would otherwise do: "a computer program
+    // reads your CV", "Ihr Bescheid wird von einem Computersystem erstellt", "la realiza un sistema
+    // informático", "un programma informatico valuta". The noun alone, or with a decision or
+    // analysis verb after it or an agent preposition before it.
+    String.raw`(?:computer${H}(?:programs?|programmes?|systems?|software)|computer(?:programm|system)\p{L}*|rechner(?:programm|system)\p{L}*|programmes? informatiques?|systèmes? informatiques?|logiciels? (?:de (?:notation|scoring|tri|décision)|automatis\p{L}+)|programas? informáticos?|sistemas? informáticos?|programm[ai] informatic[oi]|sistem[ai] informatic[oi]|computerprogramma\p{L}*|computersysteem\p{L}*|programas? de computador|sistemas? informatizados?) (?:\p{L}{1,40} ){0,4}?${DECIDES}`,
+    // An automatic (rather than automated) system, model or program, with what it decides: "un sistema automático evalúa", "ein automatisches System bewertet", "il modello automatico valuta".
+    String.raw`(?:(?:automatic|automatisch\p{L}*|automatique|automático|automática|automatico|automatica) (?:\p{L}{1,40} )?(?:systems?|models?|programs?|system\p{L}*|modell\p{L}*|programm\p{L}*|systeem|systèmes?|modèles?|programmes?)|(?:sistemas?|modelos?|programas?|sistem[ai]|modell[oi]|programm[ai]|systèmes?|modèles?|programmes?) (?:\p{L}{1,40} ){0,2}?(?:automátic[oa]s?|automatic[oi]|automatiques?)) (?:\p{L}{1,40} ){0,3}?${DECIDES_STRICT}`,
+    String.raw`(?:by|durch|von|vom|par|por|da|dal|door|pelo|pela) (?:an? |the |our |un |una |uma |een |einen |einem |eines |einer |l${A}|el |il |o |de |het |unserem |notre |nuestro |nostro |ons |nosso )?(?:\p{L}{1,40} )?(?:computer${H}(?:programs?|programmes?|systems?|software)|computer(?:programm|system)\p{L}*|programmes? informatiques?|systèmes? informatiques?|programas? informáticos?|sistemas? informáticos?|programm[ai] informatic[oi]|sistem[ai] informatic[oi]|computerprogramma\p{L}*|computersysteem\p{L}*|programas? de computador)`,
+    // Automated or algorithmic processing named as such, in every language: "vollständig
+    // automatisiert bearbeitet", "automatisierte Kreditentscheidung", "traitement algorithmique",
+    // "de forma automatizada", "sistema di scoring automatizzato", "geautomatiseerd systeem",
+    // "modelo automático de pontuação".
+    String.raw`automatisiert\p{L}* (?:\p{L}{1,40} ){0,1}?(?:\p{L}*entscheid\p{L}*|\p{L}*bescheid\p{L}*|verfahren\p{L}*|\p{L}*system\p{L}*|bearbeit\p{L}*|bewert\p{L}*|erlass\p{L}*|\p{L}*prüfung\p{L}*|scoring\p{L}*|\p{L}*auswahl|vorauswahl)|(?:vollständig|vollautomatisch|automatisiert) (?:\p{L}{1,40} ){0,1}?(?:entschieden|bearbeitet|erlassen|bewertet|geprüft|ausgewählt|abgelehnt|bewilligt)`,
+    // An entitlement, amount or score that is calculated or decided automatically ("Le montant de la
+    // bourse est calculé automatiquement", "Ihr Anspruch wird automatisch berechnet", "el importe
+    // se calcula automáticamente"); not shipping costs or a confirmation e-mail.
+    String.raw`(?:amount|entitlement|eligibility|grant|benefit|allowance|score|rating|premium|anspruch\p{L}*|betrag|höhe|förderung|zuschuss|leistung\p{L}*|punktzahl|montant|droits?|éligibilité|bourse|aide|allocation|subvention|prestation|note|importe|cuantía|derecho|ayuda|beca|subvención|prestación|puntuación|importo|diritto|contributo|borsa|punteggio|bedrag|recht|toeslag|uitkering|subsidie|valor|montante|direito|apoio|bolsa|subsídio|pontuação)s? (?:\p{L}{1,40} ){0,5}?(?:(?:is|are|will be|gets?)? ?(?:calculated|determined|set|assessed|decided) automatically|automatically (?:calculated|determined|set|assessed|decided)|(?:wird|werden) (?:\p{L}+ ){0,5}?automatisch (?:berechnet|ermittelt|festgesetzt|festgelegt|bewertet)|(?:est|sont|sera|seront) (?:calculée?s?|déterminée?s?|fixée?s?|évaluée?s?) automatiquement|se (?:calcula|determina|fija|evalúa)n? (?:de forma )?automáticamente|(?:viene|vengono|è|sono) (?:calcolat|determinat|valutat)[oaie] automaticamente|(?:wordt|worden) automatisch (?:berekend|bepaald|vastgesteld)|(?:é|são) (?:calculad|determinad|avaliad)[oa]s? automaticamente)`,
+    String.raw`traitements? (?:\p{L}{1,40} )?(?:algorithmiques?|automatisés?)|(?:systèmes?|outils?|dispositifs?|procédures?) (?:\p{L}{1,40} ){0,2}?(?:automatisé(?:e|s|es)?|algorithmiques?)|(?:de manière|de façon) (?:entièrement |totalement )?(?:automatisée|automatique)|(?:prises?|rendues?|décidée?s?) (?:\p{L}{1,40} ){0,2}?automatiquement`,
+    String.raw`(?:sistemas?|procesos?|tratamientos?|herramientas?|procedimientos?|actuaci(?:ón|ones)(?: administrativas?)?) (?:\p{L}{1,40} ){0,2}?automatizad[oa]s?|(?:de forma|de manera|de modo) (?:totalmente |completamente |íntegramente )?automatizada`,
+    String.raw`(?:sistem[ai]|process[oi]|procedur[ae]|trattament[oi]|strument[oi]) (?:\p{L}{1,40} ){0,2}?automatizzat[oiae]|in (?:modo|maniera|forma) (?:completamente |interamente )?automatizzat[ao]`,
+    String.raw`geautomatiseerde? (?:\p{L}{1,40} ){0,1}?(?:systeem|systemen|beoordeling\p{L}*|verwerking|besluit\p{L}*|beslissing\p{L}*|toets\p{L}*|selectie|controle|risicobeoordeling)|automatisch\p{L}* (?:\p{L}{1,40} ){0,2}?(?:beoordeeld|besloten|afgewezen|goedgekeurd|toegekend|geselecteerd)`,
+    String.raw`(?:sistemas?|processos?|tratamentos?|ferramentas?|modelos?|procedimentos?) (?:\p{L}{1,40} ){0,3}?automatizad[oa]s?|(?:modelos?|sistemas?) automátic[oa]s? de (?:pontuação|avaliação|decisão|análise)|(?:de forma|de maneira|de modo) (?:totalmente |inteiramente )?automatizada`,
     String.raw`autonomous(?:ly)? (?:\p{L}{1,40} ){0,2}?(?:decid\p{L}*|decisions?|agents?|systems?)|(?:decides?|decided|acts?|operates?) autonomously`,
     // German
     String.raw`künstliche\p{L}* intelligenz|maschinelle\p{L}* lernen\p{L}*|sprachmodell\p{L}*|neuronale\p{L}* netz\p{L}*|ki-\p{L}+|automatisierte\p{L}* (?:einzel)?entscheidung\p{L}*`,
@@ -110,18 +138,18 @@ export const AI_TERMS = lexeme({
 /** Negation words per language. Each page is read with its own language's list (see `negationFor`). */
 const NEGATION_WORDS: Readonly<Record<string, string>> = {
   en: String.raw`not|(?:do|does|did|is|are|was|were|ca|wo|could|would|should|have|has|had|must|need)n${A}t|never|no|none|nothing|neither|nor|cannot`,
-  de: String.raw`nicht|kein\p{L}*|nie|niemals`,
+  de: String.raw`nicht|kein\p{L}*|nie|niemals|weder`,
   fr: String.raw`ne|n${A}|pas|jamais|aucun\p{L}*|ni|nul\p{L}*`,
   es: String.raw`no|nunca|ningun\p{L}*|ningún|nada|tampoco|ni`,
   it: String.raw`non|nessun\p{L}*|mai|né`,
-  nl: String.raw`niet|geen|nooit`,
+  nl: String.raw`niet|geen|nooit|noch`,
   pt: String.raw`não|nenhum\p{L}*|nunca|jamais|nem`,
 };
 
 /**
  * The negation words for a page's language (`<html lang>`), or of every language when it is
  * unknown, less the false friends that are ordinary words elsewhere: Portuguese "no" ("in the"),
- * French "mai" (May).
+ * French "mai" (May), German "noch" (still).
  */
 export function negationFor(lang: string | null): Lexeme {
   const key = lang?.slice(0, 2).toLowerCase() ?? '';
@@ -130,12 +158,15 @@ export function negationFor(lang: string | null): Lexeme {
   if (negation === undefined) {
     const known = NEGATION_WORDS[cacheKey];
     negation = lexeme({
-      lower: known !== undefined ? [known] : Object.entries(NEGATION_WORDS).map(([code, words]) => (code === 'it' ? String.raw`non|nessun\p{L}*|né` : words)),
+      lower: known !== undefined ? [known] : Object.entries(NEGATION_WORDS).map(([code, words]) => FALSE_FRIENDS_LEFT_OUT[code] ?? words),
     });
     negationCache.set(cacheKey, negation);
   }
   return negation;
 }
+
+/** A language's negation words without those that are ordinary words elsewhere: Italian "mai" (French May), Dutch "noch" (German "still"). */
+const FALSE_FRIENDS_LEFT_OUT: Readonly<Record<string, string>> = { it: String.raw`non|nessun\p{L}*|né`, nl: String.raw`niet|geen|nooit` };
 
 /** One compiled lexeme per language: a regex compiled per page would never reach V8's native tier. */
 const negationCache = new Map<string, Lexeme>();
@@ -179,8 +210,24 @@ export const SYSTEM_NAME_DECLARATION = new RegExp(
  * AI under discussion is usually someone else's ("By Priya Natarajan, technology correspondent",
  * "Opinion · Rachel Amadi", "Von Jana Wiechert").
  */
+const GENRE_LABELS = [
+  'Opinion', 'Review', 'Analysis', 'Column', 'Commentary', 'Editorial', 'Op-Ed',
+  'Meinung', 'Kommentar', 'Gastkommentar', 'Gastbeitrag', 'Leitartikel', 'Kolumne', 'Rezension',
+  'Tribune', 'Chronique', 'Critique', 'Point de vue', 'Éditorial',
+  'Opinión', 'Tribuna', 'Columna', 'Análisis', 'Reseña', 'Crítica', 'Punto de vista',
+  'Opinione', 'Opinioni', 'Commento', 'Rubrica', 'Recensione', 'Editoriale',
+  'Opinie', 'Opiniestuk', 'Column', 'Recensie', 'Commentaar',
+  'Opinião', 'Coluna', 'Análise', 'Artigo de opinião',
+];
+/** Labels that also open ordinary sentences with a colon ("Hintergrund: warum wir …"): only alone or before a dot or dash. */
+const GENRE_LABELS_STRICT = ['Explainer', 'Erklärstück', 'Hintergrund', 'Décryptage', 'Reportage', 'Explicador', 'Explicativo', 'Approfondimento', 'Achtergrond'];
+/** A genre label as written, or in capitals ("OPINIÓN · TRIBUNA"): section labels are often set in upper case. */
+const inBothCases = (labels: readonly string[]): string => [...new Set(labels.flatMap((label) => [label, label.toUpperCase()]))].join('|');
+const GENRE = inBothCases(GENRE_LABELS);
+const GENRE_STRICT = inBothCases(GENRE_LABELS_STRICT);
+
 export const EDITORIAL_MARK = new RegExp(
-  String.raw`^(?:(?i:by|von|par|por|di|door|da|av|texto de|text von|written by|words by) \p{Lu}[\p{L}'’-]+\.?(?: \p{Lu}[\p{L}'’-]+)|(?:Opinion|Review|Analysis|Column|Commentary|Editorial|Meinung|Kommentar|Gastbeitrag|Rezension|Tribune|Chronique|Critique|Opinión|Análisis|Reseña|Opinione|Recensione|Editoriale|Opinie|Recensie|Column|Opinião|Análise|Crítica)(?: [·|–—:-]|$))`,
+  String.raw`^(?:(?i:by|von|par|por|di|door|da|av|texto de|text von|written by|words by|escrito por|scritto da|geschreven door|écrit par|rédigé par|(?:author|autor|autorin|autora|auteur|auteure|autore|autrice|auteur van) ?:) \p{Lu}[\p{L}'’-]+\.?(?: \p{Lu}[\p{L}'’-]+)|(?:${GENRE})(?: [·|–—:-]|$)|(?:${GENRE_STRICT})(?: [·|–—]|$))`,
   'u',
 );
 

@@ -21,25 +21,36 @@
 // URLs in metas and JSON-LD do not count (no visitor sees them).
 import type { Control, Outcome } from '../control.ts';
 import type { Link, Page } from '../page.ts';
-import { disclosureOf } from './ai-disclosure-notice.ts';
-import { discourseOf, hitsIn, isAiSentence, isNegated, type Discourse, type Sentence } from './discourse.ts';
+import { onOwnSite, ownSystemOf, reportedLink } from './own-system.ts';
+import { discourseOf, hitsIn, isAiSentence, isNegated, linkSentence, type Discourse, type Sentence } from './discourse.ts';
 import { corpusOf, linked, lookedFor, quoted, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
 import { A, AI_TERMS, H, findAll, lexeme } from './lexicon.ts';
 
-/** Documents only an AI system has. */
-const AI_DOCUMENT = lexeme({
+/** Documents only an AI system has: a model card, system card, AI fact sheet, in any of the languages. */
+const MODEL_DOCUMENT = [
+  String.raw`(?:model|system|ai)${H}cards?|(?:ai|model)${H}fact${H}sheets?|transparency notes?|model details|model documentation`,
+  String.raw`(?:ki${H})?(?:modell|system)${H}karten?|modell${H}steckbrief\p{L}*|ki${H}steckbrief\p{L}*|modell${H}dokumentation\p{L}*`,
+  String.raw`(?:fiche|carte)s?(?: techniques?)? (?:du |de |d${A})?(?:modèle|système)|fiche d${A}identité du modèle|documentation du modèle`,
+  String.raw`(?:tarjeta|ficha)s?(?: técnicas?)? (?:del |de |de la )?(?:modelo|sistema)|documentación del modelo`,
+  String.raw`(?:scheda|schede|carta)(?: tecnic[ahe])? (?:del |di |dei )?(?:modello|modelli|sistema)|documentazione del modello`,
+  String.raw`model${H}?kaart(?:en)?|systeem${H}?kaart(?:en)?|modeldocumentatie`,
+  String.raw`(?:cartão|cartões|ficha|fichas)(?: técnicas?)? (?:do |de )?(?:modelo|sistema)|documentação do modelo`,
+];
+/** A description of "the system": on a page with one AI system of its own, that is the one. */
+const SYSTEM_DOCUMENT = [
+  String.raw`system (?:descriptions?|overview)|(?:description|overview) of the (?:\p{L}+ )?system|systembeschreibung\p{L}*|systeembeschrijving\p{L}*`,
+  String.raw`(?:fiche|scheda|schede|ficha|fichas|description|descripción|descrizione|descrição|documento de descrição|documento de descripción) (?:\p{L}+ ){0,1}?(?:du|del|della|dello|do|da|de la|van het) (?:système|sistema|systeem)`,
+  // French public bodies describe a "traitement algorithmique" (CRPA art. L311-3-1): its description is the system's.
+  String.raw`(?:description|descriptif|fiche) (?:\p{L}+ ){0,1}?(?:du|des) traitements? algorithmiques?`,
+];
+/** Documents only an AI system has, or a description of the system. */
+const AI_DOCUMENT = lexeme({ lower: [...MODEL_DOCUMENT, ...SYSTEM_DOCUMENT] });
+/** The same, of a model only ("system" is left out: a "fiche technique du système" may be a boiler's). */
+const MODEL_DOCUMENT_ONLY = lexeme({
   lower: [
-    String.raw`(?:model|system|ai)${H}cards?|(?:ai|model)${H}fact${H}sheets?|transparency notes?|model details`,
-    // A description of "the system": on a page that discloses one AI system, that is the one.
-    String.raw`system (?:descriptions?|overview)|(?:description|overview) of the (?:\p{L}+ )?system|systembeschreibung\p{L}*|systeembeschrijving\p{L}*`,
-    String.raw`(?:fiche|scheda|schede|ficha|fichas|description|descripción|descrizione|descrição|documento de descrição|documento de descripción) (?:\p{L}+ ){0,1}?(?:du|del|della|dello|do|da|de la|van het) (?:système|sistema|systeem)`,
-    String.raw`(?:ki${H})?(?:modell|system)${H}karten?|modell${H}steckbrief\p{L}*|ki${H}steckbrief\p{L}*|modell${H}dokumentation\p{L}*`,
-    String.raw`(?:fiche|carte)s?(?: techniques?)? (?:du |de |d${A})?(?:modèle|système)|fiche d${A}identité du modèle|documentation du modèle`,
-    String.raw`(?:tarjeta|ficha)s?(?: técnicas?)? (?:del |de |de la )?(?:modelo|sistema)|documentación del modelo`,
-    String.raw`(?:scheda|schede|carta)(?: tecnic[ahe])? (?:del |di |dei )?(?:modello|modelli|sistema)|documentazione del modello`,
-    String.raw`model${H}?kaart(?:en)?|systeem${H}?kaart(?:en)?|modeldocumentatie`,
-    String.raw`(?:cartão|cartões|ficha|fichas)(?: técnicas?)? (?:do |de )?(?:modelo|sistema)|documentação do modelo`,
+    String.raw`(?:model|system|ai)${H}cards?|(?:ai|model)${H}fact${H}sheets?|transparency notes?|model documentation|(?:ki${H})?modell${H}karten?|(?:modell|ki)${H}steckbrief\p{L}*|modell${H}dokumentation\p{L}*`,
+    String.raw`(?:fiche|carte|tarjeta|ficha|scheda|schede|carta|cartão|cartões)s?(?: (?:techniques?|técnic[ao]s?|tecnic[ahe]))? (?:du |de |d${A}|del |de la |di |dei |do )?(?:modèle|modelo|modello|modelli)|(?:documentation du|documentación del|documentazione del|documentação do) (?:modèle|modelo|modello)|model${H}?kaart(?:en)?|modeldocumentatie`,
   ],
 });
 
@@ -103,24 +114,45 @@ function aboutAi(d: Discourse, text: string, lower: string): boolean {
   return findAll(ABOUT_AI, text, lower).length > 0 || findAll(AI_TERMS, text, lower).length > 0 || d.systemNames.some((name) => lower.includes(name));
 }
 
+/**
+ * What makes a document's name about an AI or algorithmic system for the page-level gate: AI, a
+ * model or an algorithm ("Description détaillée du traitement algorithmique", "Scheda del
+ * modello di scoring"). Stricter than ABOUT_AI: an "assistant" may be a person.
+ */
+const NAMES_MODEL = lexeme({
+  lower: [String.raw`models?|modell\p{L}*|modèles?|modelos?|modell[oi]|modellen|algorithm\p{L}*|algor[ií]tm\p{L}*|algorithmes?|\p{L}+s(?:algoritme|algorithmus|modell|model)`],
+});
+
+/**
+ * For the page-level gate (own-system.ts): a visible link on the site's own host to the
+ * documentation of an AI system, by its name: a model card, system card or AI fact sheet (or
+ * such an href), or documentation whose name names AI, a model or an algorithm. Not in a negated
+ * or reported sentence.
+ */
+export function systemDocumentLink(d: Discourse): Target | undefined {
+  for (const link of d.corpus.links) {
+    const lower = link.text.toLowerCase();
+    const model = findAll(MODEL_DOCUMENT_ONLY, link.text, lower).length > 0 || AI_DOCUMENT_HREF.test(link.href.toLowerCase());
+    const documentation = !model && (findAll(AI_DOCUMENT, link.text, lower).length > 0 || findAll(DOCUMENTATION, link.text, lower).length > 0);
+    if (!model && !(documentation && (findAll(NAMES_MODEL, link.text, lower).length > 0 || findAll(AI_TERMS, link.text, lower).length > 0))) continue;
+    if (!onOwnSite(d, link) || reportedLink(d, link)) continue;
+    const sentence = linkSentence(d, link);
+    if (sentence !== undefined && negated(d, sentence, link)) continue;
+    const target = d.corpus.targets.find((t) => t.element === link.element);
+    if (target !== undefined) return target;
+  }
+  return undefined;
+}
+
 /** A link naming the document, by name or href; generic documentation only about the AI system. */
 function namesDocument(d: Discourse, link: Link): boolean {
   const lower = link.text.toLowerCase();
   const href = link.href.toLowerCase();
   const specific = findAll(AI_DOCUMENT, link.text, lower).length > 0 || AI_DOCUMENT_HREF.test(href);
   if (!specific && findAll(DOCUMENTATION, link.text, lower).length === 0 && !DOCUMENTATION_HREF.test(href)) return false;
-  const sentence = sentenceOf(d, link);
+  const sentence = linkSentence(d, link);
   if (sentence !== undefined && negated(d, sentence, link)) return false;
   return specific || aboutAi(d, link.text, lower) || (sentence !== undefined && isAiSentence(d, sentence));
-}
-
-/** The sentence holding a link's visible name. */
-function sentenceOf(d: Discourse, link: Link): Sentence | undefined {
-  const block = d.corpus.page.textBlocks[link.blockIndex];
-  if (block === undefined) return undefined;
-  const at = link.nameFrom === 'content' ? Math.max(0, block.text.indexOf(link.text)) : 0;
-  const offset = block.start + at;
-  return d.sentences.find((s) => s.blockIndex === link.blockIndex && s.start <= offset && s.end >= offset) ?? d.sentences.find((s) => s.blockIndex === link.blockIndex);
 }
 
 function negated(d: Discourse, s: Sentence, link: Link): boolean {
@@ -150,7 +182,7 @@ export const outcomes = {
   /** Nothing found, and the page is a script-rendered shell: static HTML cannot decide. */
   scriptRendered: (page: Page): Outcome => scriptRendered(WHAT, page),
   /** The page discloses no AI system of its own, so no document describes one. */
-  undisclosed: (): Outcome => lookedFor(`No ${WHAT}: the page discloses no AI system of its own`, EXAMPLES),
+  undisclosed: (): Outcome => lookedFor(`No ${WHAT}: the page discloses no AI system of its own and documents none`, EXAMPLES),
   /** Nothing found in a page whose content is in the static HTML. */
   notLinked: (): Outcome => lookedFor(`No ${WHAT} found in visible links`, EXAMPLES),
 };
@@ -166,7 +198,7 @@ export const control: Control<AiGovernanceControlId, Page> = {
   evaluate(page) {
     const corpus = corpusOf(page);
     const d = discourseOf(page);
-    if (disclosureOf(d) === undefined) return page.likelyClientRendered ? outcomes.scriptRendered(page) : outcomes.undisclosed();
+    if (ownSystemOf(d) === undefined) return page.likelyClientRendered ? outcomes.scriptRendered(page) : outcomes.undisclosed();
     const f = foundOf(d);
     if (f !== undefined && 'link' in f) return outcomes.linked(corpus, f.link);
     if (f !== undefined && 'self' in f) return outcomes.isDocument(corpus, f.self);

@@ -22,8 +22,8 @@
 // artifact, nor is a link to someone else's framework (NIST, ISO, the EU).
 import type { Control, Outcome } from '../control.ts';
 import type { Link, Page } from '../page.ts';
-import { disclosureOf } from './ai-disclosure-notice.ts';
-import { discourseOf, isNegated, type Discourse, type Section } from './discourse.ts';
+import { onOwnSite, ownSystemOf, reportedLink } from './own-system.ts';
+import { discourseOf, isAiSentence, isNegated, linkSentence, type Discourse, type Section } from './discourse.ts';
 import { corpusOf, linked, lookedFor, quoted, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
 import { A, AI_TERMS, H, findAll, lexeme } from './lexicon.ts';
@@ -36,20 +36,28 @@ const DOCUMENT = lexeme({
     String.raw`(?:evaluation|assessment|audit|test|testing|validation|monitoring|accuracy|performance|benchmark|red${H}team\p{L}*|incident|transparency|conformity|model risk) (?:reports?|results?|summary|summaries|findings|records?|logs?|dashboards?|statements?)`,
     String.raw`hazard logs?|risk registers?|model inventory|algorithm(?:ic)? registers?|register of algorithms|red${H}team(?:ing)? (?:report|results|summary|findings)|post${H}market monitoring(?: plan| report)?|dpias?|aias?|frias?|iso(?:/iec)? 42001(?: certificate| certification)?`,
     // German
-    String.raw`\p{L}*(?:risikobewertung|risikoanalyse|folgenabschätzung|evaluationsbericht|evaluierungsbericht|prüfbericht|auditbericht|überwachungsbericht|monitoringbericht|testbericht|validierungsbericht|transparenzbericht|bewertungsbericht|konformitätsbewertung|grundrechte-folgenabschätzung)\p{L}*|dsfa|(?:bericht|ergebnisse) (?:der|zur|über die) (?:evaluation|evaluierung|prüfung|bewertung|überwachung)\p{L}*`,
+    String.raw`(?:bias|fairness|ki|algorithmen|modell)${H}audit\p{L}*|\p{L}*(?:risikobewertung|risikoanalyse|folgenabschätzung|evaluationsbericht|evaluierungsbericht|prüfbericht|auditbericht|überwachungsbericht|monitoringbericht|testbericht|validierungsbericht|transparenzbericht|bewertungsbericht|konformitätsbewertung|grundrechte-folgenabschätzung)\p{L}*|dsfa|(?:bericht|ergebnisse) (?:der|zur|über die) (?:evaluation|evaluierung|prüfung|bewertung|überwachung)\p{L}*`,
     // French
-    String.raw`(?:rapport|compte${H}rendu|bilan|résultats?) (?:\p{L}+ ){0,1}?(?:d${A}|de l${A}|de |du |des )?(?:audit|évaluation|surveillance|suivi|tests?|validation|conformité|transparence|performance)\p{L}*|(?:analyse|étude|évaluation) (?:d${A}impact|des risques|de risques|de conformité)\p{L}*|(?:audit|évaluation) (?:algorithmique|des biais|d${A}équité|de l${A}ia)|aipd|registre des algorithmes`,
+    String.raw`(?:rapport|compte${H}rendu|bilan|résultats?) (?:\p{L}+ ){0,1}?(?:d${A}|de l${A}|de |du |des )?(?:audit|évaluation|surveillance|suivi|tests?|validation|conformité|transparence|performance)\p{L}*|(?:analyse|étude|évaluation) (?:d${A}impact|des risques|de risques|de conformité)\p{L}*|(?:audit|évaluation) (?:(?:indépendant|indépendante|externe|annuel|annuelle) )?(?:algorithmique|des biais|d${A}équité|de l${A}ia)|aipd|registre des algorithmes`,
     // Spanish
-    String.raw`(?:informe|resultados?|memoria|acta) (?:\p{L}+ ){0,1}?(?:de |del |de la )?(?:auditoría|evaluación|supervisión|seguimiento|pruebas|validación|conformidad|transparencia|impacto|riesgos)\p{L}*|(?:evaluación|análisis|estudio) (?:de|del) (?:impacto|riesgos?|sesgos?|equidad|conformidad)\p{L}*|auditoría (?:algorítmica|de sesgos|de equidad|del modelo|de la ia|de ia)|eipd|registro de algoritmos`,
+    String.raw`(?:informe|resultados?|memoria|acta) (?:\p{L}+ ){0,1}?(?:de |del |de la )?(?:auditoría|evaluación|supervisión|seguimiento|pruebas|validación|conformidad|transparencia|impacto|riesgos)\p{L}*|(?:evaluación|análisis|estudio) (?:de|del) (?:impacto|riesgos?|sesgos?|equidad|conformidad)\p{L}*|auditoría (?:(?:independiente|externa|anual) )?(?:algorítmica|de sesgos|de equidad|del modelo|de la ia|de ia)|eipd|registro de algoritmos`,
     // Italian
-    String.raw`(?:rapporto|report|relazione|risultati) (?:\p{L}+ ){0,1}?(?:di |del |della |dell${A})?(?:audit|valutazione|monitoraggio|verifica|test|validazione|conformità|trasparenza)\p{L}*|(?:valutazione|analisi) (?:d${A}impatto|dell${A}impatto|dei rischi|del rischio|di impatto|di conformità|dei bias|di equità)\p{L}*|audit (?:algoritmico|dei bias|del modello|dell${A}ia)|registro degli algoritmi`,
+    String.raw`(?:rapporto|report|relazione|risultati) (?:\p{L}+ ){0,1}?(?:di |del |della |dell${A})?(?:audit|valutazione|monitoraggio|verifica|test|validazione|conformità|trasparenza)\p{L}*|(?:valutazione|analisi) (?:d${A}impatto|dell${A}impatto|dei rischi|del rischio|di impatto|di conformità|dei bias|di equità)\p{L}*|audit (?:(?:indipendente|esterno|annuale) )?(?:algoritmico|(?:dei|sui|sul|sugli) bias|di equità|del modello|dell${A}ia)|registro degli algoritmi`,
     // Dutch
     String.raw`\p{L}*(?:auditrapport|evaluatierapport|toetsingsrapport|monitoringsrapport|monitoringrapport|risicoanalyse|risicobeoordeling|effectbeoordeling|impact assessment|testrapport|validatierapport|transparantierapport|algoritmeregister)\p{L}*|(?:rapport\p{L}*|resultaten|uitkomsten|verslag) (?:\p{L}+ ){0,1}?(?:\p{L}+-)?(?:evaluatie|audit|toetsing|monitoring)\p{L}*|(?:fairness|bias|eerlijkheids|risico|impact|effect|model|algoritme)${H}(?:evaluatie|audit|analyse|toets)\p{L}*|iama|dpia`,
     // Portuguese
-    String.raw`(?:relatório|resultados?) (?:\p{L}+ ){0,1}?(?:de |da |do |dos )?(?:auditoria|avaliação|monitoramento|monitorização|testes?|validação|conformidade|transparência|impacto)\p{L}*|(?:avaliação|análise) (?:de|do|da|dos) (?:impacto|riscos?|viés|vieses|equidade|conformidade|exatidão|desempenho)\p{L}*|auditoria (?:algorítmica|de viés|do modelo|da ia)|ripd`,
+    String.raw`(?:relatório|resultados?) (?:\p{L}+ ){0,1}?(?:de |da |do |dos )?(?:auditoria|avaliação|monitoramento|monitorização|testes?|validação|conformidade|transparência|impacto)\p{L}*|(?:avaliação|análise) (?:de|do|da|dos) (?:impacto|riscos?|viés|vieses|equidade|conformidade|exatidão|desempenho)\p{L}*|auditoria (?:(?:independente|externa|anual) )?(?:algorítmica|de viés|de vieses|do modelo|da ia)|ripd`,
   ],
   exact: [String.raw`DPIA|DSFA|AIPD|EIPD|RIPD|IAMA|FRIA|AIA`],
 });
+
+/**
+ * Document names that are as often about something else: a patient's or a product's test results
+ * ("Test results", "Testbericht"), a company's performance report, an incident log, an
+ * environmental monitoring report. They count only when their name names AI, a model or an
+ * algorithm, or the link sits in a sentence or section about the AI system.
+ */
+const AMBIGUOUS_DOCUMENT = /^(?:(?:test|testing|performance|incident|monitoring)(?: (?:reports?|results?|summary|summaries|records?|logs?|dashboards?))?|testberichte?|testergebnisse|(?:résultats|rapports?) (?:des |de )?(?:tests?|performance|suivi)|(?:resultados|informes?) (?:de (?:las )?)?(?:pruebas|rendimiento|seguimiento)|(?:risultati|rapporto) (?:dei |di )?(?:test|monitoraggio|prestazioni)|test(?:rapport|resultaten)|(?:resultados|relatório) (?:dos |de )?(?:testes|desempenho|monitorização|monitoramento))$/u;
 
 /** Policies and their kin: artifacts only when their name is about AI (every site has a privacy policy). */
 const POLICY = lexeme({
@@ -66,7 +74,7 @@ const POLICY = lexeme({
 
 /** What makes a policy's name about AI: an AI term, or a model or algorithm ("Model risk management policy"). */
 const ABOUT_AI = lexeme({
-  lower: [String.raw`models?|modell\p{L}*|modèles?|modelos?|modell[oi]|algorithm\p{L}*|algoritm\p{L}*|algorithmes?|automated decision\p{L}*|machine${H}learning`],
+  lower: [String.raw`models?|modell\p{L}*|modèles?|modelos?|modell[oi]|algorithm\p{L}*|algor[ií]tm\p{L}*|algorithmes?|automated decision\p{L}*|machine${H}learning`],
   exact: [String.raw`AI|A\.I\.|KI|IA|GenAI|(?:AI|KI|IA)-\p{L}+|\p{L}+-(?:AI|KI|IA)`],
 });
 
@@ -98,6 +106,24 @@ function namesArtifact(text: string, lower: string, systemNames: readonly string
   return aboutAi ? findAll(POLICY, text, lower)[0] : undefined;
 }
 
+/**
+ * For the page-level gate (own-system.ts): a visible link on the site's own host naming an
+ * artifact that itself names AI, a model or an algorithm ("Informe de auditoría algorítmica
+ * 2024 (PDF)", "Bias-audit AcceptIQ", "AI risk assessment"): an assessment of an AI system the
+ * site publishes. Not negated, not in a reported sentence, not a reference framework.
+ */
+export function systemArtifactLink(d: Discourse): Target | undefined {
+  for (const link of d.corpus.links) {
+    const lower = link.text.toLowerCase();
+    const aboutAi = findAll(ABOUT_AI, link.text, lower).length > 0 || findAll(AI_TERMS, link.text, lower).length > 0;
+    if (!aboutAi || findAll(DOCUMENT, link.text, lower).length === 0) continue;
+    if (isReference(link) || !onOwnSite(d, link) || negatedLink(d, link) || reportedLink(d, link)) continue;
+    const target = d.corpus.targets.find((t) => t.element === link.element);
+    if (target !== undefined) return target;
+  }
+  return undefined;
+}
+
 type Exposed = { link: Target } | { heading: Hit };
 
 const exposures = new WeakMap<Discourse, Exposed | null>();
@@ -116,7 +142,8 @@ function findExposed(d: Discourse): Exposed | undefined {
   for (const link of corpus.links) {
     if (isReference(link)) continue;
     const lower = link.text.toLowerCase();
-    const byName = namesArtifact(link.text, lower, d.systemNames) !== undefined && !negatedLink(d, link);
+    const named = namesArtifact(link.text, lower, d.systemNames);
+    const byName = named !== undefined && !negatedLink(d, link) && !(isAmbiguous(lower, named) && !aboutSystem(d, link));
     const byHref = ARTIFACT_HREF.test(link.href.toLowerCase()) && (findAll(NOT_AI, link.text, lower).length === 0);
     if (byName || byHref) {
       const target = corpus.targets.find((t) => t.element === link.element);
@@ -131,6 +158,18 @@ function findExposed(d: Discourse): Exposed | undefined {
     if (contentUnder(d, section) >= PUBLICATION_MIN_SENTENCES) return { heading: { start: heading.start + hit.start, end: heading.start + hit.end } };
   }
   return undefined;
+}
+
+/** The artifact name found is all there is of an ambiguous kind ("Test results"). */
+function isAmbiguous(lower: string, named: Hit): boolean {
+  return AMBIGUOUS_DOCUMENT.test(lower.slice(named.start, named.end)) && findAll(ABOUT_AI, lower, lower).length === 0;
+}
+
+/** The link's name names AI, or it sits in a sentence about the AI system (navigation and footers are not). */
+function aboutSystem(d: Discourse, link: Link): boolean {
+  if (findAll(AI_TERMS, link.text, link.text.toLowerCase()).length > 0) return true;
+  const s = linkSentence(d, link);
+  return s !== undefined && isAiSentence(d, s);
 }
 
 function isReference(link: Link): boolean {
@@ -179,7 +218,7 @@ export const outcomes = {
   /** Nothing found, and the page is a script-rendered shell: static HTML cannot decide. */
   scriptRendered: (page: Page): Outcome => scriptRendered(WHAT, page),
   /** The page discloses no AI system of its own, so nothing on it governs one. */
-  undisclosed: (): Outcome => lookedFor(`No ${WHAT}: the page discloses no AI system of its own`, EXAMPLES),
+  undisclosed: (): Outcome => lookedFor(`No ${WHAT}: the page discloses no AI system of its own and documents none`, EXAMPLES),
   /** Nothing linked or published in a page whose content is in the static HTML (claims in prose do not count). */
   notFound: (): Outcome => lookedFor(`No ${WHAT} linked or published on the page`, EXAMPLES),
 };
@@ -195,7 +234,7 @@ export const control: Control<AiGovernanceControlId, Page> = {
   evaluate(page) {
     const corpus = corpusOf(page);
     const d = discourseOf(page);
-    if (disclosureOf(d) === undefined) return page.likelyClientRendered ? outcomes.scriptRendered(page) : outcomes.undisclosed();
+    if (ownSystemOf(d) === undefined) return page.likelyClientRendered ? outcomes.scriptRendered(page) : outcomes.undisclosed();
     const exposed = exposedOf(d);
     if (exposed !== undefined) return 'link' in exposed ? outcomes.linked(corpus, exposed.link) : outcomes.published(corpus, exposed.heading);
     return page.likelyClientRendered ? outcomes.scriptRendered(page) : outcomes.notFound();

@@ -25,8 +25,8 @@
 // them).
 import type { Control, Outcome } from '../control.ts';
 import { truncate, type Page } from '../page.ts';
-import { RECORD_LEVEL, discourseOf, hitsIn, isAiSentence, isNegated, recordGroupOf, type Discourse, type Section, type Sentence } from './discourse.ts';
-import { disclosureOf } from './ai-disclosure-notice.ts';
+import { RECORD_LEVEL, discourseOf, hitsIn, isAiSection, isAiSentence, isNegated, recordGroupOf, recordsOf, type Discourse, type RecordGroup, type Section, type Sentence } from './discourse.ts';
+import { ownSystemOf } from './own-system.ts';
 import { EVIDENCE_MAX, corpusOf, linked, locationAt, lookedFor, outcome, partlyFound, quotedText, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
 import { REPORTING, findAll, firstMatch, lexeme, type Lexeme } from './lexicon.ts';
@@ -151,6 +151,8 @@ interface Identified {
   provider: string;
   /** The developer phrase, when it is not the model's own sentence. */
   via?: Hit;
+  /** The model as the evidence names it, when it is not the text of `model` (a record's name and version fields). */
+  name?: string;
 }
 
 interface Finding {
@@ -218,7 +220,15 @@ function find(d: Discourse, full: boolean): Finding {
       if (developer !== undefined) return { identified: { model: candidate.model, provider: developer.name, via: developer.via } };
     }
   }
-  // 3. A visible link to a provider's domain whose path names a known model (a system card).
+  // 3. A record whose fields name the model, its version and its provider ("Modell | KreditKompass",
+  // "Modellversion | 5.1", "Anbieter | Nordlicht Scoring Systems GmbH").
+  if (full) {
+    for (const record of recordsOf(d)) {
+      const found = fromRecord(d, record, readableSet);
+      if (found !== undefined) return { identified: found };
+    }
+  }
+  // 4. A visible link to a provider's domain whose path names a known model (a system card).
   for (const link of full ? corpus.links : []) {
     if (link.url === null) continue;
     const provider = providerOfHost(link.url.hostname);
@@ -228,6 +238,39 @@ function find(d: Discourse, full: boolean): Finding {
     if (match !== null && target !== undefined) return { doc: { target, provider, model: match[0] } };
   }
   return { model: firstModel, provider: firstProvider };
+}
+
+/** Keys of a record's fields, in the seven languages: the model's name, its version, its maker. */
+const VERSION_KEY = /(?:version|versión|versione|versie|versão|release|rilascio)/iu;
+const MODEL_KEY = /(?:^|[\s-])(?:(?:ai|ki|ia)[ -])?(?:model|modell|modèle|modelo|modello|software|logiciel|system|système|sistema|systeem|product|produkt|produit|producto|prodotto|produto|technology|technologie|tecnología|tecnologia)(?:name|naam)?(?:$|[\s:-])|^(?:\p{L}+)?(?:modell|model|modelo|modello)$/iu;
+const PROVIDER_KEY = /(?:provider|vendor|supplier|developer|manufacturer|partner|made by|developed by|anbieter|hersteller|entwickler|lieferant|fournisseur|fabricant|éditeur|développé par|proveedor|fabricante|desarrollador|desarrollado por|fornitore|produttore|sviluppatore|sviluppato da|leverancier|fabrikant|ontwikkelaar|ontwikkeld door|fornecedor|desenvolvedor|desenvolvido por)/iu;
+/** Keys that name a product rather than a model or software. */
+const PRODUCT_KEY = /product|produkt|produit|producto|prodotto|produto/iu;
+/** A version in a field's value: "5.1 (seit Oktober 2024 im Einsatz)", "v3.1", "2.3.1". */
+const VERSION_VALUE = /(?<![\p{L}\d])v?\d+(?:\.\d+)+(?![\p{L}\d])|(?<![\p{L}\d])v\d+(?![\p{L}\d])/u;
+/** A maker's name at the start of a field's value, up to a comma or bracket: "Nexalia Analytics (Nantes)", "Visiora SAS, Rennes". */
+const MAKER_VALUE = /^\p{Lu}[\p{L}\d&.'’-]*(?: (?:\p{Lu}[\p{L}\d&.'’-]*|&|and|und|et|y|e|en|of|de|di|da|do|del|della|van|von|der))*/u;
+
+/**
+ * A record naming a model with its version and its maker: a model field whose value is a name
+ * (with the version in it, or in a version field), and a provider field whose value opens on a
+ * name. A "Product" key counts only in a section about AI (not merely on a page about it): a
+ * data sheet has a model and a maker too.
+ */
+function fromRecord(d: Discourse, record: RecordGroup, readableSet: ReadonlySet<Sentence>): Identified | undefined {
+  const fields = record.fields.filter((f) => readableSet.has(f.sentence));
+  const version = fields.find((f) => VERSION_KEY.test(f.key) && VERSION_VALUE.test(f.value) && !PROVIDER_KEY.test(f.key));
+  const model = fields.find((f) => f !== version && MODEL_KEY.test(f.key) && !VERSION_KEY.test(f.key) && !PROVIDER_KEY.test(f.key) && isName(f.value.split(/\s/u)[0]!));
+  const maker = fields.find((f) => f !== model && f !== version && PROVIDER_KEY.test(f.key) && MAKER_VALUE.test(f.value));
+  if (model === undefined || maker === undefined) return undefined;
+  if (version === undefined && !VERSION_VALUE.test(model.value)) return undefined;
+  // A product's data sheet has a model, version and maker too: a product key needs the record to sit in an AI-related section.
+  if (PRODUCT_KEY.test(model.key) && (model.sentence.section === null || !isAiSection(d, model.sentence.section))) return undefined;
+  if (isNegated(d, model.sentence, model.start, model.end)) return undefined;
+  const name = MAKER_VALUE.exec(maker.value)![0].replace(/[.,;:]+$/u, '');
+  const modelName = model.value.split(/[(,;]/u)[0]!.trim();
+  const label = version === undefined ? modelName : `${modelName}, version ${VERSION_VALUE.exec(version.value)![0]}`;
+  return { model: { start: model.start, end: Math.min(model.end, model.start + 60) }, provider: name, via: { start: maker.start, end: maker.start + name.length }, name: label };
 }
 
 function providerName(corpus: Corpus, hit: Hit): string | undefined {
@@ -442,8 +485,8 @@ const PROVIDER_EXAMPLES = [...PROVIDERS.slice(0, 4).map((p) => p.name), 'develop
 /** The outcomes of this control. */
 export const outcomes = {
   /** A concrete model and its provider are both named; the evidence quotes the model's sentence. */
-  identified: (corpus: Corpus, { model, provider }: Identified): Outcome => {
-    const what = `Provider ${truncate(provider, 40)} and model "${truncate(corpus.text.slice(model.start, model.end), 40)}"`;
+  identified: (corpus: Corpus, { model, provider, name }: Identified): Outcome => {
+    const what = `Provider ${truncate(provider, 40)} and model "${truncate(name ?? corpus.text.slice(model.start, model.end), 40)}"`;
     return outcome('pass', quotedText(corpus, what, model, EVIDENCE_MAX), locationAt(corpus, model));
   },
   /** A visible link to the provider's domain whose href names the model (not followed). */
@@ -456,7 +499,7 @@ export const outcomes = {
   providerMissing: (corpus: Corpus, model: Hit): Outcome => partlyFound(corpus, 'Model named but not its provider', PROVIDER_EXAMPLES, model),
   /** A model and provider are named, but the page discloses no AI system of its own (it reports on AI, or says nothing of using it). */
   undisclosed: (corpus: Corpus, model: Hit): Outcome =>
-    outcome('fail', quotedText(corpus, "Model and provider named, but no AI system of the site's own is disclosed on the page; found", model, EVIDENCE_MAX), locationAt(corpus, model)),
+    outcome('fail', quotedText(corpus, "Model and provider named, but no AI system of the site's own is disclosed or documented on the page; found", model, EVIDENCE_MAX), locationAt(corpus, model)),
   /** Nothing found, and the page is a script-rendered shell: static HTML cannot decide. */
   scriptRendered: (page: Page): Outcome => scriptRendered('model provider or version', page),
   /** Neither. */
@@ -475,7 +518,7 @@ export const control: Control<AiGovernanceControlId, Page> = {
     const corpus = corpusOf(page);
     const d = discourseOf(page);
     // The model documents an AI system the site discloses; on any other page it identifies nothing of the site's.
-    const disclosed = disclosureOf(d) !== undefined;
+    const disclosed = ownSystemOf(d) !== undefined;
     const { identified, doc, model, provider } = findingOf(d, disclosed);
     if (identified !== undefined) return disclosed ? outcomes.identified(corpus, identified) : outcomes.undisclosed(corpus, identified.model);
     if (doc !== undefined && disclosed) return outcomes.linked(corpus, doc.target, doc.provider, doc.model);

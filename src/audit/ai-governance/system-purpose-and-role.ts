@@ -24,8 +24,9 @@
 // "decisions are made automatically"): a disclosure, not a purpose.
 import type { Control, Outcome } from '../control.ts';
 import type { Page } from '../page.ts';
-import { disclosureOf } from './ai-disclosure-notice.ts';
-import { discourseOf, hitsIn, isAiSection, isNegated, mentionsAi, type Discourse, type Section, type Sentence } from './discourse.ts';
+import { MADE_BY_AI } from './ai-disclosure-notice.ts';
+import { ownSystemOf } from './own-system.ts';
+import { discourseOf, hitsIn, isAiSection, isNegated, mentionsAi, scanSentence, type Discourse, type Section, type Sentence } from './discourse.ts';
 import { corpusOf, linked, notFound, quoted, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
 import { A, AI_TERMS, H, REPORTING, findAll, lexeme, type Lexeme } from './lexicon.ts';
@@ -165,7 +166,7 @@ export const FUNCTION_VERB: Sources = {
 const SYSTEM_SUBJECT = lexeme({
   lower: [
     String.raw`it|she|he|they|this|er|sie|es|il|elle|ils|elles|él|ella|ellos|esso|essa|lui|lei|hij|zij|ze|het|ele|ela|eles`,
-    String.raw`(?:the|this|our|der|die|das|dieser|diese|dieses|unser\p{L}*|le|la|l${A}|ce|cet|cette|notre|el|este|esta|nuestr[oa]|il|lo|questo|questa|nostr[oa]|de|deze|dit|onze|o|a|este|esta|noss[oa]) (?:[\p{L}-]+ ){0,2}?(?:tool|system|model|assistant|engine|software|bot|chatbot|agent|feature|algorithm|service|app|checker|scanner|module|copilot|tutor|planner|platform|programme|program|solution|werkzeug|modell|assistent\p{L}*|algorithmus|funktion|dienst|lösung|outil|système|modèle|moteur|logiciel|fonction|algorithme|solution|herramienta|sistema|modelo|asistente|motor|función|algoritmo|solución|strumento|modello|assistente|funzione|soluzione|systeem|assistent|functie|ferramenta|função|solução|módulo|modulo)`,
+    String.raw`(?:the|this|our|an?|der|die|das|dieser|diese|dieses|unser\p{L}*|ein|eine|le|la|l${A}|ce|cet|cette|notre|une?|el|este|esta|nuestr[oa]|una?|il|lo|questo|questa|nostr[oa]|uno|de|deze|dit|onze|een|o|a|este|esta|noss[oa]|um|uma) (?:[\p{L}-]+ ){0,2}?(?:tool|system|model|assistant|engine|software|bot|chatbot|agent|feature|algorithm|service|app|checker|scanner|module|copilot|tutor|planner|platform|programme|program|solution|werkzeug|modell|assistent\p{L}*|algorithmus|funktion|dienst|lösung|outil|système|modèle|moteur|logiciel|fonction|algorithme|solution|herramienta|sistema|modelo|asistente|motor|función|algoritmo|solución|strumento|modello|assistente|funzione|soluzione|systeem|assistent|functie|ferramenta|função|solução|módulo|modulo)`,
   ],
 });
 
@@ -183,6 +184,13 @@ const AUTOMATED_SYSTEM = lexeme({
     String.raw`(?:sistem[ai]|process[oi]|strument[oi]|modell[oi]|trattament[oi]) ${gap(1)}(?:automatizzat[oi]|automatic[oi])`,
     String.raw`geautomatiseerde? ${gap(1)}(?:systeem|systemen|beoordeling|controle|verwerking|model|besluit\p{L}*)|automatisch\p{L}* ${gap(4)}(?:beoordeeld|besloten|berekend)`,
     String.raw`(?:sistema|processo|ferramenta|modelo|motor|tratamento)s? ${gap(1)}(?:automatizad[oa]s?|automátic[oa]s?)`,
+  ],
+});
+
+/** What a system works from: "based on", "auf Grundlage", "en fonction de", "con base en", "sulla base di", "op basis van", "com base em". */
+const BASIS = lexeme({
+  lower: [
+    String.raw`based on|on the basis of|according to|auf (?:basis|grundlage) (?:von|der|des|ihrer|ihres)|anhand|sur la base d(?:e|es|u)|en fonction d(?:e|es|u)|à partir d(?:e|es|u)|con base en|en base a|a partir de|sulla base d(?:i|ei|ella|el)|in base a|op basis van|aan de hand van|com base (?:em|n[oa]s?)|a partir d[eo]s?`,
   ],
 });
 
@@ -237,7 +245,7 @@ function tierOf(d: Discourse, s: Sentence): Tier | undefined {
   if (namesSystem(d, s)) return 'sentence';
   if (s.section === null) return undefined;
   if (aiContext(d, s.section)) return 'section';
-  if (d.pageAboutAi && (s.section.landmark === 'main' || s.section.landmark === 'body')) return 'page';
+  if ((d.pageAboutAi || d.documentsSystem) && (s.section.landmark === 'main' || s.section.landmark === 'body')) return 'page';
   return undefined;
 }
 
@@ -286,7 +294,7 @@ function spanOf(s: Sentence): Hit {
 }
 
 function findPurpose(d: Discourse): Purpose | undefined {
-  if (disclosureOf(d) === undefined) return undefined;
+  if (ownSystemOf(d) === undefined) return undefined;
   const candidates: { s: Sentence; tier: Tier }[] = [];
   for (const s of d.sentences) {
     const tier = tierOf(d, s);
@@ -309,14 +317,23 @@ function findPurpose(d: Discourse): Purpose | undefined {
     const heading = section.heading;
     if (heading === null || section.sentences.length === 0) continue;
     if (!hitsIn(heading, PURPOSE_HEADING).some(affirmed(heading))) continue;
-    if (!aiContext(d, section) && !(d.pageAboutAi && section.landmark === 'main')) continue;
+    if (!aiContext(d, section) && !((d.pageAboutAi || d.documentsSystem) && section.landmark === 'main')) continue;
     const first = section.sentences.find((s) => hitsIn(s, COOKIE).length === 0);
     if (first !== undefined) return { hit: spanOf(first), heading };
   }
   // 3. A function verb whose subject is the AI system.
+  // 4. What the system does, in the passive with the AI as its agent and what it works from:
+  // "Estas sugestões são escolhidas por inteligência artificial com base nos produtos que você
+  // visitou", "Recommendations are selected by our AI based on your orders". A label alone
+  // ("AI-generated image", "written with AI") names no basis and is no role.
   for (const { s, tier } of candidates) {
     if (tier === 'page') continue;
     if (hitsIn(s, verbs).some((verb) => affirmed(s)(verb) && hasAiSubject(d, s, verb, tier))) return { hit: spanOf(s) };
+  }
+  for (const { s, tier } of candidates) {
+    if (tier !== 'sentence') continue;
+    const made = scanSentence(s, MADE_BY_AI).find(affirmed(s));
+    if (made !== undefined && scanSentence(s, BASIS).some((basis) => basis.start >= made.end && affirmed(s)(basis))) return { hit: spanOf(s) };
   }
   return undefined;
 }
@@ -430,7 +447,7 @@ export const control: Control<AiGovernanceControlId, Page> = {
     if (purpose !== undefined) {
       return purpose.heading === undefined ? outcomes.stated(corpus, purpose.hit) : outcomes.underHeading(corpus, purpose.heading, purpose.hit);
     }
-    if (disclosureOf(discourse) !== undefined) {
+    if (ownSystemOf(discourse) !== undefined) {
       const link = corpus.targets.find((target) => target.source === 'link' && PURPOSE_HREF.test(target.lower));
       if (link !== undefined) return outcomes.linked(corpus, link);
     }

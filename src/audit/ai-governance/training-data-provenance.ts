@@ -30,8 +30,9 @@
 // sources needs both. The analysis is built once per discourse (`trainingDataOf`).
 import type { Control, Outcome } from '../control.ts';
 import type { Page } from '../page.ts';
-import { disclosureOf } from './ai-disclosure-notice.ts';
-import { discourseOf, hitsIn, isAiSentence, isNegated, type Discourse, type Sentence } from './discourse.ts';
+import { isReported } from './ai-disclosure-notice.ts';
+import { ownSystemOf } from './own-system.ts';
+import { discourseOf, hitsIn, isAiSentence, isNegated, mentionsAi, type Discourse, type Section, type Sentence } from './discourse.ts';
 import { corpusOf, linked, notFound, quoted, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
 import { A, H, findAll, lexeme, type Lexeme } from './lexicon.ts';
@@ -40,7 +41,7 @@ import { A, H, findAll, lexeme, type Lexeme } from './lexicon.ts';
 // Lexicon (EN, DE, FR, ES, IT, NL, PT)
 
 /** Training verbs, inflected, that take their data after a preposition ("trained on", "entrenado con"). */
-const TRAIN_VERB = String.raw`(?:(?:pre|re|fine)${H}?)?(?:trained|training|trains?|tuned|learned|learnt|learns|taught)|(?:vor|nach|neu|weiter|fein)?trainier\p{L}*|angelernt|gelernt|lernte|(?:pré|ré)?-?entraîn(?:é|ée|és|ées|er|ant|ons)|affiné(?:e|s|es)?|appris|(?:pre|re)?entren(?:ad[oa]s?|ó|aron|ar|amos|an?|ando)|aprendi(?:ó|eron|do)|(?:pre|ri)?addestrat[oaie]|addestr(?:are|ano|iamo|ando)|allenat[oaie]|imparato|(?:bij|na|voor|her)?getraind|train(?:en|t|de|den)|geleerd|(?:pré-?|re)?trein(?:ad[oa]s?|ou|aram|ar|amos|ando)|aprend(?:eu|eram|ido)`;
+const TRAIN_VERB = String.raw`(?:(?:pre|re|fine)${H}?)?(?:trained|training|trains?|tuned|learned|learnt|learns|taught)|(?:vor|nach|neu|weiter|fein)?trainier\p{L}*|angelernt|gelernt|lernte|(?:pré|ré)?-?entraîn(?:é|ée|és|ées|er|ant|ons)|affiné(?:e|s|es)?|appris|(?:pre|re)?entren(?:ad[oa]s?|ó|aron|ar|amos|an?|ando)|aprendi(?:ó|eron|do)|(?:pre|ri)?addestrat[oaie]|addestr(?:are|ano|iamo|ando)|allenat[oaie]|imparato|(?:bij|na|voor|her)?getraind|train(?:en|t|de|den)|geleerd|(?:pré-?|re)?trein(?:ad[oa]s?|ou|aram|ar|amos|ámos|ando)|aprend(?:eu|eram|ido)`;
 /**
  * Prepositions that introduce training data after the verb. ("in" and "an" are left out: "trained
  * in first aid", "trained an assistant"; so is "von", the agent of a German passive: "entwickelt
@@ -51,20 +52,57 @@ const DATA_PREP = String.raw`on|upon|with|using|from|mit|auf|anhand|aus|sur|avec
 const FINAL_PREP = lexeme({ lower: [String.raw`mit|auf|anhand|met|op|aan de hand van`] });
 const FINAL_VERB_LANGS = /^(?:de|nl)/;
 
-const TRAIN_FORWARD = lexeme({ lower: [String.raw`(?:${TRAIN_VERB}) (?:\p{L}+ ){0,3}?(?:${DATA_PREP})`] });
+/** What may stand between a training verb and its preposition: up to three words and a year ("trained the current model in 2024 on"). */
+const TRAIN_GAP = String.raw`(?:[\p{L}'’-]+ ){0,3}?(?:(?:in|im|en|nel|em) (?:\d{4}|\p{L}+ \d{4}) )?`;
+const TRAIN_FORWARD = lexeme({ lower: [String.raw`(?:${TRAIN_VERB}) ${TRAIN_GAP}(?:${DATA_PREP})`] });
 const TRAIN_VERB_ONLY = lexeme({ lower: [TRAIN_VERB] });
 /** "X are used to train the model": the data is the clause before the cue. */
 const USED_TO_TRAIN = lexeme({
   lower: [
-    String.raw`(?:used|utili[sz]ed|employed|fed) (?:\p{L}+ ){0,2}?(?:to (?:re${H}?|fine${H}?)?(?:train|tune|teach)|for (?:re${H}?|fine${H}?)?(?:training|tuning))`,
-    String.raw`(?:zum|für das) (?:training|trainieren|anlernen) (?:\p{L}+ ){0,3}?(?:verwendet|genutzt|eingesetzt|benutzt)|(?:verwendet|genutzt|eingesetzt) (?:\p{L}+ ){0,3}?um (?:\p{L}+ ){0,3}?zu trainieren`,
-    String.raw`utilisé(?:e|s|es)? pour (?:entraîner|l${A}entraînement|l${A}apprentissage)`,
-    String.raw`(?:utilizad|usad|empleado)[oa]s? para (?:entrenar|el entrenamiento)`,
-    String.raw`(?:utilizzat|usat|impiegat)[oaie] per (?:addestrare|l${A}addestramento)`,
-    String.raw`gebruikt (?:om|voor) (?:\p{L}+ ){0,3}?(?:te trainen|training|het trainen)`,
-    String.raw`(?:usad|utilizad|empregad)[oa]s? para (?:treinar|o treinamento|o treino)`,
+    // Fine-tuning and adaptation data count as training data ("used to adapt the model").
+    String.raw`(?:used|utili[sz]ed|employed|fed) (?:\p{L}+ ){0,2}?(?:to (?:re${H}?|fine${H}?)?(?:train|tune|teach|adapt)|for (?:re${H}?|fine${H}?)?(?:training|tuning|adaptation))`,
+    String.raw`(?:verwendet|genutzt|eingesetzt) (?:\p{L}+ ){0,3}?um (?:\p{L}+ ){0,3}?zu (?:trainieren|anpassen)`,
+    String.raw`utilisé(?:e|s|es)? pour (?:entraîner|l${A}entraînement|l${A}apprentissage|adapter|l${A}adaptation|affiner)`,
+    String.raw`(?:utilizad|usad|empleado)[oa]s? para (?:entrenar|el entrenamiento|adaptar|ajustar|la adaptación)`,
+    String.raw`(?:utilizzat|usat|impiegat)[oaie] per (?:addestrare|l${A}addestramento|adattare|l${A}adattamento)`,
+    String.raw`gebruikt (?:om|voor) (?:\p{L}+ ){0,3}?(?:te trainen|training|het trainen|aan te passen|de aanpassing)`,
+    String.raw`(?:usad|utilizad|empregad)[oa]s? para (?:treinar|o treinamento|o treino|adaptar|ajustar)`,
   ],
 });
+/**
+ * The training or adaptation named first, the data after it or inside the clause: "Für die
+ * Anpassung haben wir folgende Daten verwendet", "Zum Training wurden 20.000 Briefe genutzt",
+ * "Pour l'entraînement, nous avons utilisé …", "We adapted the base model using …". `lead` is the
+ * part before the object (see `TRAIN_PURPOSE_LEAD`).
+ */
+const TRAIN_PURPOSE = lexeme({
+  lower: [
+    String.raw`(?:zum|zur|für das|für die) (?:training|trainieren|anlernen|anpassung|feinabstimmung|nachtraining|fine${H}tuning) (?:\p{L}+ ){0,6}?(?:verwendet|genutzt|eingesetzt|benutzt|herangezogen)`,
+    String.raw`pour (?:l${A}entraînement|l${A}apprentissage|l${A}adaptation|l${A}affinage),? (?:\p{L}+ ){0,3}?(?:avons utilisé|a été utilisé|ont été utilisé)\p{L}*`,
+    String.raw`para (?:el entrenamiento|la adaptación|el ajuste),? (?:\p{L}+ ){0,3}?(?:utilizamos|usamos|se (?:utilizaron|usaron|utilizó|usó))`,
+    String.raw`per (?:l${A}addestramento|l${A}adattamento),? (?:\p{L}+ ){0,3}?(?:abbiamo (?:usato|utilizzato)|sono stat[ie] (?:usat|utilizzat)[ie])`,
+    String.raw`voor (?:de training|het trainen|de aanpassing),? (?:\p{L}+ ){0,3}?(?:gebruikten|gebruiken|hebben (?:we|wij) (?:\p{L}+ ){0,3}?gebruikt|zijn (?:\p{L}+ ){0,3}?gebruikt)`,
+    String.raw`para (?:o treino|o treinamento|a adaptação),? (?:\p{L}+ ){0,3}?(?:usamos|utilizamos|foram (?:usad|utilizad)[oa]s)`,
+    String.raw`(?:adapted|fine${H}tuned|customi[sz]ed|speciali[sz]ed|tuned) (?:the |our |this |its )?(?:[\p{L}-]+ )?(?:model|system|assistant) (?:\p{L}+ ){0,2}?(?:using|with|on)`,
+  ],
+});
+/** Where the object of a TRAIN_PURPOSE cue starts: past the training noun and the verbs and pronouns after it. */
+const TRAIN_PURPOSE_LEAD = /^(?:\S+ ){1,2}(?:training|trainieren|anlernen|anpassung|feinabstimmung|nachtraining|fine.tuning|l['’]entraînement|l['’]apprentissage|l['’]adaptation|l['’]affinage|entrenamiento|adaptación|ajuste|l['’]addestramento|l['’]adattamento|trainen|aanpassing|treino|treinamento|adaptação),? (?:(?:haben|hatten|wurden|werden|wir|nous|avons|a|ont|été|hemos|se|abbiamo|sono|hebben|we|wij|zijn|foram|nós) )*/u;
+/** The verb closing a TRAIN_PURPOSE cue whose object stands inside it. */
+const TRAIN_PURPOSE_VERB = / \S+$/u;
+
+/** The adaptation words of TRAIN_PURPOSE, which need a model named nearby. */
+const ADAPTATION = /anpassung|feinabstimmung|adaptation|affinage|adaptación|ajuste|adattamento|aanpassing|adaptação/u;
+
+/** The statement's section, its heading or the records under it ("Basismodell | Llama 3.1 8B"), names a model. */
+function sectionNamesModel(d: Discourse, s: Sentence): boolean {
+  const section = s.section;
+  if (section === null) return false;
+  if (section.heading !== null && findAll(MODEL_WORD, section.heading.text, section.heading.lower).length > 0) return true;
+  return d.sections.some((x) => (x === section || x.parent === section) && [x.heading, ...x.sentences].some((y) => y !== null && findAll(MODEL_WORD, y.text, y.lower).length > 0));
+}
+const MODEL_WORD = lexeme({ lower: [String.raw`\p{L}*(?:model|modell|modèle|modelo|modello)\p{L}*`] });
+
 /** Nouns naming training data. */
 const TRAINING_NOUN = lexeme({
   lower: [
@@ -90,7 +128,7 @@ const TRAINING_TOPIC = lexeme({
  */
 const TRAINED_THING = lexeme({
   lower: [
-    String.raw`models?|modell\p{L}*|modèles?|modelos?|modell[oi]|networks?|netz\p{L}*|réseaux?|redes?|ret[ei]|netwerk\p{L}*|algorithms?|algorithm(?:us|en)|algorithmes?|algoritm\p{L}*|classifiers?|klassifikator\p{L}*|classificateur\p{L}*|clasificador\p{L}*|classificator\p{L}*|classificador\p{L}*|chat${H}?bots?|assistant|assistent\p{L}*|asistente|assistente|emulators?|engine|motore|motor|moteur|system|systems|planner|tool|software|système|sistema|systeem`,
+    String.raw`models?|modell\p{L}*|modèles?|modelos?|modell[oi]|networks?|netz\p{L}*|réseaux?|redes?|ret[ei]|netwerk\p{L}*|algorithms?|algorithm(?:us|en)|algorithmes?|algoritm\p{L}*|classifiers?|klassifikator\p{L}*|classificateur\p{L}*|clasificador\p{L}*|classificator\p{L}*|classificador\p{L}*|chat${H}?bots?|assistant|assistent\p{L}*|asistente|assistente|emulators?|engine|motore|motor|moteur|system|systems|planner|tool|software|système|sistema|systeem|programs?|programmes?|programm|programa|programma|logiciel|outil|herramienta|strumento|ferramenta|werkzeug`,
   ],
 });
 
@@ -121,9 +159,14 @@ const CONTAINS = lexeme({
 /** "Adapted with", only under a training heading ("Aanvullende training: het model is aangepast met …"). */
 const ADAPT_FORWARD = lexeme({
   lower: [
-    String.raw`(?:adapted|adjusted|customi[sz]ed|specialised|specialized|angepasst|adapté\p{L}*|ajusté\p{L}*|adaptad[oa]s?|ajustad[oa]s?|(?:se )?(?:ajust|adapt|afin)(?:ó|aron)|adattat[oaie]|personalizzat[oaie]|aangepast|verfijnd|afgestemd|(?:se )?(?:ajust|adapt)(?:ou|aram)) (?:\p{L}+ ){0,2}?(?:with|on|using|mit|auf|avec|sur|con|en|su|met|op|com|em)`,
+    String.raw`(?:adapted|adjusted|customi[sz]ed|specialised|specialized|angepasst|adapté\p{L}*|ajusté\p{L}*|adaptad[oa]s?|ajustad[oa]s?|(?:se )?(?:ajust|adapt|afin)(?:ó|aron)|adattat[oaie]|personalizzat[oaie]|aangepast|verfijnd|afgestemd|(?:se )?(?:ajust|adapt)(?:ou|aram)|(?:ajust|adapt|afin)(?:amos|ámos)) (?:\p{L}+ ){0,2}?(?:with|on|using|mit|auf|avec|sur|con|en|su|met|op|com|em)`,
   ],
 });
+
+/** Verb-final adaptation participles (German, Dutch): "… mit 3.000 Gesprächen angepasst", "… met 4.000 teksten verfijnd". */
+const ADAPT_FINAL = lexeme({ lower: [String.raw`angepasst|feinabgestimmt|verfeinert|nachjustiert|aangepast|verfijnd|bijgesteld|afgestemd`] });
+/** A sentence opening on the model as an object pronoun, fine-tuned: "Lo hemos ajustado con …", "L'abbiamo adattato con …". */
+const PRONOUN_OBJECT = /^(?:lo|la|l['’]) ?(?:hemos|han|ha|abbiamo|hanno|avons|ont)\s/iu;
 
 /**
  * Where data came from. Bounded: a provenance participle or verb with its preposition, a
@@ -151,6 +194,20 @@ const SOURCE = lexeme({
     String.raw`(?:kom(?:en|t)|kwamen|afkomstig) (?:\p{L}+ ){0,3}?(?:uit|van)|beschikbaar gesteld|ter beschikking gesteld|aangeleverd|verzameld|verstrekt|gedeeld|gedoneerd|gelicentieerd|verkregen|ingekocht|overgenomen|(?:uit|van) (?:\p{L}+ ){0,2}?eigen|onder licentie|publiek domein|openbare (?:\p{L}+ ){0,1}?(?:archieven|archief|registers?|databank|dataset)`,
     // Portuguese
     String.raw`(?:disponibilizad|licenciad|obtid|recolhid|coletad|cedid|fornecid|doad|compartilhad|partilhad|registrad|adquirid|extraíd|recolhid)[oa]s? (?:\p{L}+ ){0,3}?(?:pel[oa]s?|por|de|do|da|dos|das|junto|em|no|na|nos|nas|durante|sob|a partir)|provenientes? de|sob licença|domínio público|(?:de|do|da|dos|das|em) (?:\p{L}+ ){0,2}?própri[oa]s?|(?:do|da|dos|das) (?:noss[oa]s?) própri[oa]s?`,
+    // Issue 21: the same family in every language, for records read, received, processed, written
+    // or published by someone ("applications submitted through", "donated, with consent, by",
+    // "reçues par le Groupe", "tramitados por", "ricevute sul nostro portale", "binnenkwamen via",
+    // "enviados ao TalentoJá"), and partner organisations as the origin.
+    String.raw`(?:published|posted|sent|issued|processed|handled|received|written|donated|submitted|provided|shared|contributed),? (?:[\p{L}]+,? ){0,3}?(?:by|through|via|to|on|at|from)`,
+    String.raw`(?:eingegangen|übermittelt|veröffentlicht|verfasst|eingesandt|hochgeladen)|(?:von|über|bei|aus) (?:\p{L}+ ){0,4}?(?:erhalten|geschrieben|erstellt|gesammelt) (?:haben|hat|wurden|worden)`,
+    String.raw`(?:reçu|transmis|publié|envoyé|traité|déposé|soumis|rédigé|écrit)(?:e|s|es)? (?:\p{L}+ ){0,2}?(?:par|via|sur|à|auprès|de|du|des)`,
+    String.raw`(?:tramitad|gestionad|recibid|enviad|publicad|concedid|emitid|escrit|redactad|presentad|comunicad)[oa]s? (?:\p{L}+ ){0,3}?(?:por|en|a|al|de|del|desde|mediante|a través)|que comparten`,
+    String.raw`(?:ricevut|inviat|pubblicat|comunicat|tratt|gestit|elaborat|scritt|redatt|presentat)[oaie] (?:\p{L}+ ){0,3}?(?:da|dal|dalla|dall${A}|dai|dalle|dagli|su|sul|sulla|sui|nel|nella|tramite|attraverso|a|al|alla)`,
+    String.raw`(?:binnengekomen|binnenkwamen|binnenkomen|ingestuurd|ingezonden|ontvangen|gepubliceerd|geplaatst|geschreven|vastgelegd|verwerkt|opgesteld)`,
+    String.raw`(?:enviad|recebid|publicad|submetid|tramitad|processad|escrit|redigid|comunicad)[oa]s? (?:\p{L}+ ){0,3}?(?:ao|à|aos|às|a|no|na|nos|nas|em|pel[oa]s?|por|de|do|da|através)`,
+    String.raw`(?:of|from|by|von|vom|der|de|des|du|da|di|dei|delle|degli|van|do|dos|das) (?:\d[\d.,]* )?(?:\p{L}+ )?(?:partner\p{L}*|partenaires?|parceir[oa]s?|socios?|soci)(?![\p{L}])`,
+    // A counted set of institutions the data came from: "de 14 hospitais", "von 18 Marken", "de nos 31 agences", "van 9 locaties", "from 12 partner schools".
+    String.raw`(?:from|von|aus|de|des|du|da|do|dos|das|di|dei|delle|degli|van|uit) (?:(?:nos|nossos|nossas|nuestr[oa]s|nostri|nostre|unseren|onze|our|their|ihren|leurs) )?\d[\d.,]* (?:\p{L}+ )?(?:hospitals?|clinics?|schools?|universities|banks?|insurers?|brands?|courts?|municipalities|councils?|libraries|publishers?|agencies|branches|stores?|shops?|sites?|locations?|companies|employers|krankenhäusern|kliniken|schulen|hochschulen|banken|versicherern|marken|gerichten|kommunen|gemeinden|bibliotheken|verlagen|filialen|standorten|unternehmen|hôpitaux|cliniques|écoles|lycées|universités|banques|assureurs|marques|tribunaux|communes|bibliothèques|éditeurs|agences|magasins|entreprises|hospitales|clínicas|escuelas|colegios|universidades|bancos|aseguradoras|marcas|tribunales|ayuntamientos|bibliotecas|editoriales|oficinas|tiendas|empresas|ospedali|cliniche|scuole|università|banche|assicurazioni|marchi|tribunali|comuni|biblioteche|editori|agenzie|filiali|negozi|aziende|ziekenhuizen|klinieken|scholen|universiteiten|verzekeraars|merken|rechtbanken|gemeenten|bibliotheken|uitgevers|vestigingen|winkels|locaties|bedrijven|hospitais|escolas|seguradoras|tribunais|municípios|editoras|agências|lojas)(?![\p{L}])`,
   ],
 });
 
@@ -180,7 +237,8 @@ const SOURCE_ADJECTIVE = lexeme({
 const NOT_A_CATEGORY = new Set(
   [
     // English
-    'the a an and or of on with from in at to for by its their our your his her this that these those it they them we us some any all each every both other others further additional also',
+    'the a an and or of on with from in at to for by its their our your his her this that these those it they them we us some any all each every both other others further additional also following',
+    'folgende folgenden folgender suivantes suivants siguientes seguenti volgende seguintes wir nous nosotros noi wij nós',
     'about around roughly approximately approx some several many more than over under nearly almost up to least most few dozens tens hundreds thousands millions billions hundred thousand million billion trillion k m bn',
     'training trainingsdaten trainingsdatensatz trainingsgegevens trainingsdata entraînement apprentissage entrenamiento aprendizaje addestramento treinamento treino',
     'data dataset datasets database databases corpus corpora information info content contents material materials examples example samples sample records record items item sets set collection collections sources source inputs input',
@@ -210,8 +268,8 @@ const NOT_A_CATEGORY = new Set(
  */
 const OBJECT_ORIGIN = /(?:^|\s)(?:from|aus|uit|(?:sourced|obtained|collected|gathered|licen[sc]ed|acquired|purchased|provided|supplied|donated|contributed|shared|drawn|derived|received|made available|bereitgestellt|geliefert|erhoben|gesammelt|fourni\p{L}*|collecté\p{L}*|obtenu\p{L}*|issu\p{L}*|proporcionad\p{L}*|facilitad\p{L}*|obtenid\p{L}*|cedid\p{L}*|ottenut\p{L}*|fornit\p{L}*|raccolt\p{L}*|forneci\p{L}*|obtid\p{L}*|cedid\p{L}*|aangeleverd|verkregen|verzameld))\s/u;
 
-/** A conjunction or question word where an object should start: "what it was trained on and what you can do". */
-const NOT_AN_OBJECT = /^(?:and|or|but|what|which|how|why|und|oder|aber|sowie|et|ou|mais|y|pero|ma|maar|mas|porém)$/u;
+/** A conjunction, question word or cross-reference where an object should start: "what it was trained on and what you can do", "Trained on: see the model card". */
+const NOT_AN_OBJECT = /^(?:and|or|but|what|which|how|why|und|oder|aber|sowie|et|ou|mais|y|pero|ma|maar|mas|porém|see|siehe|voir|véase|ver|vedi|zie|veja|consulte)$/u;
 
 /** Where an object ends: a clause break, or a relative or purpose clause. */
 const OBJECT_END = /,(?!\d)|[;:()–—]|\s(?:which|that|so that|to make|in order|because|damit|um|sodass|weil|afin|pour que|parce|para que|porque|perché|affinché|zodat|omdat|para)\s/u;
@@ -246,8 +304,16 @@ export interface TrainingData {
 
 const analyses = new WeakMap<Discourse, TrainingData>();
 
-/** The page's training-data statements, memoised per discourse (both training controls read them). */
+/**
+ * The page's training-data statements, memoised per discourse (both training controls read
+ * them): none on a page without an AI system of its own (`ownSystemOf`).
+ */
 export function trainingDataOf(d: Discourse): TrainingData {
+  return ownSystemOf(d) === undefined ? NONE : statementsOf(d);
+}
+
+/** The statements whatever the gate says, memoised: the gate itself reads them (`modelTrainingStatement`). */
+function statementsOf(d: Discourse): TrainingData {
   let found = analyses.get(d);
   if (found === undefined) {
     found = analyse(d);
@@ -256,10 +322,24 @@ export function trainingDataOf(d: Discourse): TrainingData {
   return found;
 }
 
+/**
+ * For the page-level gate (own-system.ts): a training statement about a model, with something
+ * concrete about its data ("Das Modell wurde mit 85.000 Bewerbungen trainiert"): only machine
+ * learning is trained on data. Not in a sentence or section that reports another party's words.
+ */
+export function modelTrainingStatement(d: Discourse): Hit | undefined {
+  const found = statementsOf(d).statements.find(
+    (s) => (s.category !== undefined || s.source !== undefined) && namesTrainedThing(s.sentence) && !isReported(d, s.sentence) && s.hit.start >= s.sentence.start,
+  );
+  return found?.hit;
+}
+
 const NONE: TrainingData = { statements: [], both: undefined, link: undefined };
 
 function analyse(d: Discourse): TrainingData {
-  if (disclosureOf(d) === undefined) return NONE;
+  const link = d.corpus.targets.find((t) => t.source === 'link' && (TRAINING_HREF.test(t.lower) || findAll(TRAINING_NOUN, t.text, t.text.toLowerCase()).length > 0));
+  // Most pages say nothing of training: one look at the page-wide cue hits settles it.
+  if (!d.sentences.some((s) => hitsIn(s, TRAIN_VERB_ONLY).length > 0 || hitsIn(s, TRAINING_TOPIC).length > 0 || hitsIn(s, TRAINING_NOUN).length > 0 || hitsIn(s, TRAIN_PURPOSE).length > 0 || hitsIn(s, ADAPT_FORWARD).length > 0 || hitsIn(s, ADAPT_FINAL).length > 0)) return { ...NONE, link };
   const finalVerb = FINAL_VERB_LANGS.test(d.corpus.page.lang?.toLowerCase() ?? '') || d.corpus.page.lang === null;
   const statements: TrainingStatement[] = [];
 
@@ -270,20 +350,27 @@ function analyse(d: Discourse): TrainingData {
     // system it heads that system's data even where it names no AI ("Training data: MedLex 2.4 was
     // fine-tuned on …"). "Training" alone may be staff training, so it needs an AI heading.
     const dataHeading = heading !== null && hitsIn(heading, TRAINING_NOUN).some((hit) => !isNegated(d, heading, hit.start, hit.end));
-    const trainingSection = heading !== null && (dataHeading || (isAiSentence(d, heading) && isTrainingHeading(d, heading)));
+    // A heading asking what the model or system was trained on ("Su quali dati è stato addestrato
+    // il sistema", "Waarop is het systeem getraind?") heads its training data too, unless it is
+    // about people being trained.
+    const trainingSection =
+      heading !== null && (dataHeading || ((isAiSentence(d, heading) || namesTrainedThing(heading)) && findAll(PEOPLE, heading.text, heading.lower).length === 0 && isTrainingHeading(d, heading)));
     for (let i = 0; i < sentences.length; i++) {
       const s = sentences[i]!;
       // "Training data" / "Dados de treinamento" in the sentence itself is machine learning's own term too.
       const ai = isAiSentence(d, s) || dataHeading || hitsIn(s, TRAINING_NOUN).length > 0;
-      if (!ai && !namesTrainedThing(s) && !(opensOnPronoun(s) && i > 0 && namesTrainedThing(sentences[i - 1]!))) continue;
+      if (!ai && !namesTrainedThing(s) && !(opensOnPronoun(s) && antecedentIsSystem(d, section, i))) continue;
       const cue = statementIn(d, s, finalVerb, trainingSection && ai);
       if (cue === undefined && !trainingSection) continue;
       // The context: the whole section under a training heading, else the statement and the
       // sentences after it.
-      const context = trainingSection ? sentences.slice(i) : sentences.slice(i, i + 1 + CONTEXT_AFTER);
+      // A statement ending on a colon introduces a list ("We trained the model on:", "Il a été
+      // entraîné sur :"): its items are its object, however many there are.
+      const items = cue !== undefined && s.text.trimEnd().endsWith(':') ? listAfter(d, sentences, i) : 0;
+      const context = trainingSection ? sentences.slice(i) : sentences.slice(i, i + 1 + Math.max(CONTEXT_AFTER, items));
       const statement: TrainingStatement = { sentence: s, hit: cue?.hit ?? { start: heading!.start, end: heading!.end }, category: cue?.category, source: undefined };
       for (const [k, c] of context.entries()) {
-        if (k > 0 || cue?.category === undefined) statement.category ??= categoryIn(d, c, finalVerb, trainingSection);
+        if (k > 0 || cue?.category === undefined) statement.category ??= categoryIn(d, c, finalVerb, trainingSection, k > 0 && k <= items);
         statement.source ??= sourceIn(d, c, k === 0 && cue !== undefined ? cue.hit.end : undefined);
         if (statement.category !== undefined && statement.source !== undefined) break;
       }
@@ -291,8 +378,20 @@ function analyse(d: Discourse): TrainingData {
       if (trainingSection) break;
     }
   }
-  const link = d.corpus.targets.find((t) => t.source === 'link' && (TRAINING_HREF.test(t.lower) || findAll(TRAINING_NOUN, t.text, t.text.toLowerCase()).length > 0));
   return { statements, both: statements.find((s) => s.category !== undefined && s.source !== undefined), link };
+}
+
+/** Items of a list read as one record: at most this many. */
+const LIST_MAX_ITEMS = 20;
+const ITEM_ELEMENTS = new Set(['li', 'dd', 'td']);
+
+/** How many sentences after `sentences[i]` are items of the list it introduces (list items, definitions or cells, in a row). */
+function listAfter(d: Discourse, sentences: readonly Sentence[], i: number): number {
+  let n = 0;
+  for (let k = i + 1; k < sentences.length && n < LIST_MAX_ITEMS; k++, n++) {
+    if (!ITEM_ELEMENTS.has(d.corpus.page.textBlocks[sentences[k]!.blockIndex]?.element?.name ?? '')) break;
+  }
+  return n;
 }
 
 function namesTrainedThing(s: Sentence): boolean {
@@ -303,6 +402,25 @@ function namesTrainedThing(s: Sentence): boolean {
 const PRONOUN_OPENING = /^(?:it|they|this|es|er|sie|il|elle|ils|elles|él|ella|esso|essa|hij|het|ze|ele|ela)\s/iu;
 function opensOnPronoun(s: Sentence): boolean {
   return PRONOUN_OPENING.test(s.text);
+}
+
+/**
+ * What a sentence opening on a pronoun refers to is a model or an AI system: the sentence before
+ * it names one; or, opening its section, the heading does, or the section just before it in
+ * the same landmark names AI ("Comment fonctionne le correcteur ? … générés par une intelligence
+ * artificielle." › "Sur quoi le correcteur s'appuie-t-il ? Il a été entraîné sur : …").
+ */
+function antecedentIsSystem(d: Discourse, section: Section, i: number): boolean {
+  if (i > 0) return namesTrainedThing(section.sentences[i - 1]!);
+  const heading = section.heading;
+  if (heading !== null && (namesTrainedThing(heading) || mentionsAi(d, heading))) return true;
+  const at = d.sections.indexOf(section);
+  for (let k = at - 1; k >= 0 && k >= at - 3; k--) {
+    const previous = d.sections[k]!;
+    if (previous.landmark !== section.landmark) return false;
+    if (previous.sentences.length > 0) return previous.sentences.some((x) => mentionsAi(d, x));
+  }
+  return false;
 }
 
 function isTrainingHeading(d: Discourse, heading: Sentence): boolean {
@@ -320,34 +438,67 @@ function statementIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSect
   const trainsPeople = people !== undefined && findAll(TRAINED_THING, s.text, s.lower).length === 0;
   const affirmed = (hit: Hit) => !(trainsPeople && s.start + people.start < hit.start) && !isNegated(d, s, hit.start, hit.end);
   for (const hit of hitsIn(s, TRAIN_FORWARD)) {
-    if (affirmed(hit)) return { hit, category: categoryOf(s, hit.end, objectEnd(s, hit.end)) };
+    if (affirmed(hit)) return { hit, category: categoryAfter(s, hit.end) };
   }
   if (trainingSection) {
-    for (const hit of hitsIn(s, ADAPT_FORWARD)) if (affirmed(hit)) return { hit, category: categoryOf(s, hit.end, objectEnd(s, hit.end)) };
+    for (const hit of hitsIn(s, ADAPT_FORWARD)) if (affirmed(hit)) return { hit, category: categoryAfter(s, hit.end) };
+  } else if (namesTrainedThing(s) || PRONOUN_OBJECT.test(s.text)) {
+    // Fine-tuning outside a training section ("Lo hemos ajustado con 5.000 conversaciones", "Ajustámos
+    // o modelo com 3 000 horas de áudio"): "adapted with" may add features too, so the object must
+    // be data with a figure, or a list.
+    for (const hit of hitsIn(s, ADAPT_FORWARD)) {
+      if (!affirmed(hit)) continue;
+      const category = categoryAfter(s, hit.end);
+      if (category !== undefined && (/\d/u.test(s.text.slice(category.start - s.start, category.end - s.start)) || s.text.trimEnd().endsWith(':'))) return { hit, category };
+    }
   }
   if (finalVerb) {
-    for (const verb of hitsIn(s, TRAIN_VERB_ONLY)) {
+    // Verb-final fine-tuning naming the model: "Wir haben das Modell mit 3.000 Gesprächen angepasst".
+    const adapt = namesTrainedThing(s) ? hitsIn(s, ADAPT_FINAL) : [];
+    for (const verb of [...hitsIn(s, TRAIN_VERB_ONLY), ...adapt]) {
       const from = Math.max(s.start, verb.start - FINAL_REACH);
       const window = d.corpus.lower.slice(from, verb.start);
       const prep = findAll(FINAL_PREP, window, window)[0];
       if (prep === undefined) continue;
       const hit = { start: from + prep.start, end: verb.end };
       if (affirmed({ start: verb.start, end: verb.end }) && affirmed({ start: hit.start, end: from + prep.end })) {
-        return { hit, category: categoryOf(s, from + prep.end, verb.start) };
+        const category = categoryOf(s, from + prep.end, verb.start);
+        if (adapt.includes(verb) && (category === undefined || !/\d/u.test(s.text.slice(category.start - s.start, category.end - s.start)))) continue;
+        return { hit, category };
       }
     }
   }
   for (const hit of hitsIn(s, USED_TO_TRAIN)) {
     if (affirmed(hit)) return { hit, category: categoryOf(s, Math.max(s.start, hit.start - OBJECT_MAX), hit.start) };
   }
+  for (const hit of hitsIn(s, TRAIN_PURPOSE)) {
+    if (!affirmed(hit)) continue;
+    // "Anpassung", "adaptation" alone may adjust anything (prices, tariffs): only where a model is named, in the sentence or its section.
+    if (ADAPTATION.test(s.lower.slice(hit.start - s.start, hit.end - s.start)) && !namesTrainedThing(s) && !sectionNamesModel(d, s)) continue;
+    // The object inside the clause ("Zum Training wurden 20.000 Briefe genutzt"), else after it ("adapted the base model using …").
+    const text = s.lower.slice(hit.start - s.start, hit.end - s.start);
+    const lead = TRAIN_PURPOSE_LEAD.exec(text);
+    const verb = TRAIN_PURPOSE_VERB.exec(text);
+    const inner = lead !== null && verb !== null && lead[0].length < verb.index ? categoryOf(s, hit.start + lead[0].length, hit.start + verb.index) : undefined;
+    return { hit, category: inner ?? categoryAfter(s, hit.end) };
+  }
   for (const hit of hitsIn(s, TRAINING_NOUN)) {
     if (!affirmed(hit)) continue;
     // A field "Training data: <what>" ("Dados de treinamento: imagens dos satélites …") names its content after the colon.
-    const colon = /^\s*:\s*/u.exec(s.text.slice(hit.end - s.start));
-    const valueStart = colon === null ? undefined : hit.end + colon[0].length;
-    return { hit, category: valueStart === undefined ? undefined : categoryOf(s, valueStart, objectEnd(s, valueStart)) };
+    const colon = /^\s*:\s*/u.test(s.text.slice(hit.end - s.start));
+    return { hit, category: colon ? categoryAfter(s, hit.end) : undefined };
   }
   return undefined;
+}
+
+/**
+ * The category named right after a cue: its object, or, for a field ("Trained on: 2.3 million
+ * motor claims"), the value after the colon.
+ */
+function categoryAfter(s: Sentence, at: number): Hit | undefined {
+  const colon = /^\s*:\s*/u.exec(s.text.slice(at - s.start));
+  const from = colon === null ? at : at + colon[0].length;
+  return categoryOf(s, from, objectEnd(s, from));
 }
 
 /** Where the object starting at `start` ends: the first clause break, or OBJECT_MAX. */
@@ -381,7 +532,7 @@ function categoryOf(s: Sentence, start: number, end: number): Hit | undefined {
  * A category stated in a context sentence: another training statement's object, a "consists
  * of" object, or, under a training heading, an adaptation's object or a list item.
  */
-function categoryIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSection: boolean): Hit | undefined {
+function categoryIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSection: boolean, listItem = false): Hit | undefined {
   const own = statementIn(d, s, finalVerb, trainingSection)?.category;
   if (own !== undefined) return own;
   for (const hit of hitsIn(s, CONTAINS)) {
@@ -389,6 +540,7 @@ function categoryIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSecti
     const category = categoryOf(s, hit.end, objectEnd(s, hit.end));
     if (category !== undefined) return category;
   }
+  if (listItem) return categoryOf(s, s.start, objectEnd(s, s.start));
   if (!trainingSection) return undefined;
   const element = d.corpus.page.textBlocks[s.blockIndex]?.element?.name;
   if (element === 'li' || element === 'dd' || element === 'td') return categoryOf(s, s.start, objectEnd(s, s.start));
