@@ -13,6 +13,7 @@ import * as remediationTickets from './migrations/0008_remediation_tickets.ts';
 import * as deliveryFairness from './migrations/0009_delivery_fairness.ts';
 import * as webhookPause from './migrations/0011_webhook_pause.ts';
 import * as monitors from './migrations/0012_monitors.ts';
+import * as keyRateLimit from './migrations/0014_key_rate_limit.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0009_delivery_fairness': deliveryFairness,
   '0011_webhook_pause': webhookPause,
   '0012_monitors': monitors,
+  '0014_key_rate_limit': keyRateLimit,
 };
 
 /**
