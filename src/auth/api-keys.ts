@@ -140,16 +140,16 @@ export const API_KEY_RATE_LIMIT_MAX = 1_000_000;
 export type RateLimitCheck = { ok: true; rateLimit: number | null } | { ok: false; problem: string };
 
 /**
- * A budget as typed: a whole number from 1 to 1,000,000, or `default` (blank too) for none of the
- * key's own; or why it is refused, for "The budget …".
+ * A budget as typed: a whole number from 1 to 1,000,000, or `default` for none of the key's own;
+ * or why it is refused, for "The budget …" (the value itself is not repeated).
  */
-export function checkApiKeyRateLimit(raw: string | undefined | null): RateLimitCheck {
-  const value = raw?.trim() ?? '';
-  if (value === '' || value.toLowerCase() === 'default') return { ok: true, rateLimit: null };
-  const bounds = `a whole number from ${API_KEY_RATE_LIMIT_MIN} to ${API_KEY_RATE_LIMIT_MAX.toLocaleString('en')}, or default`;
-  if (!/^[0-9]{1,7}$/.test(value)) return { ok: false, problem: `must be ${bounds}` };
-  const rateLimit = Number(value);
-  if (rateLimit < API_KEY_RATE_LIMIT_MIN || rateLimit > API_KEY_RATE_LIMIT_MAX) return { ok: false, problem: `must be ${bounds} (got ${rateLimit})` };
+export function checkApiKeyRateLimit(raw: string): RateLimitCheck {
+  const value = raw.trim();
+  if (value.toLowerCase() === 'default') return { ok: true, rateLimit: null };
+  const rateLimit = /^[0-9]{1,7}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(rateLimit >= API_KEY_RATE_LIMIT_MIN && rateLimit <= API_KEY_RATE_LIMIT_MAX)) {
+    return { ok: false, problem: `must be a whole number from ${API_KEY_RATE_LIMIT_MIN} to ${API_KEY_RATE_LIMIT_MAX.toLocaleString('en')}, or default` };
+  }
   return { ok: true, rateLimit };
 }
 
