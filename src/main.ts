@@ -1,11 +1,21 @@
 #!/usr/bin/env node
-// Process entry: `serve` (default), `migrate`, `help`, `keys create|list|show|revoke` and
+// Process entry: `serve` (default), `migrate`, `help`, `keys create|list|show|revoke|set-rate-limit` and
 // `users create|list|disable|enable|set-role|set-password`. `npm start` runs `serve`;
 // `npm run cli -- keys create` manages API keys. A usage mistake exits 2
 // with one line and the usage on stderr; a failure exits 1 with one line; `--help` exits 0.
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { buildApp } from './app.ts';
-import { checkApiKeyLabel, createApiKey, ensureSeedKey, getApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from './auth/api-keys.ts';
+import {
+  checkApiKeyLabel,
+  checkApiKeyRateLimit,
+  createApiKey,
+  ensureSeedKey,
+  getApiKey,
+  listApiKeys,
+  revokeApiKey,
+  setApiKeyRateLimit,
+  type ApiKeyRow,
+} from './auth/api-keys.ts';
 import {
   createUser,
   disableUser,
@@ -157,10 +167,11 @@ async function runWorker(config: Config): Promise<number> {
 /** A command's waits for an unreachable database, on stderr (stdout may be piped: `keys create`). */
 const commandLog = { info() {}, warn: (_fields: object, message: string) => console.error(message) };
 
-async function withDatabase<T>(work: (database: DatabaseHandle) => Promise<T>): Promise<T> {
-  const database = await openDatabase(loadConfig(), commandLog);
+async function withDatabase<T>(work: (database: DatabaseHandle, config: Config) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const database = await openDatabase(config, commandLog);
   try {
-    return await work(database);
+    return await work(database, config);
   } finally {
     await database.close();
   }
@@ -172,24 +183,49 @@ async function migrate(): Promise<number> {
   return 0;
 }
 
-async function createKey(rawLabel: string | undefined): Promise<number> {
+/** A key's audit budget as typed (`--rate-limit`, `set-rate-limit`): a number in bounds or `default`, else a usage mistake. */
+function rateLimitArgument(value: string, what: string): number | null {
+  const checked = checkApiKeyRateLimit(value);
+  if (!checked.ok) throw new UsageError(`${what} ${checked.problem}, got '${terminalText(value)}'`);
+  return checked.rateLimit;
+}
+
+/** `200 requests per 60-second window`: a budget in words, with the window it applies to. */
+function budgetText(limit: number, config: Config): string {
+  return `${limit} request${limit === 1 ? '' : 's'} per ${config.rateLimit.windowSeconds}-second window`;
+}
+
+async function createKey(rawLabel: string | undefined, rawRateLimit: string | undefined): Promise<number> {
+  const rateLimit = rawRateLimit === undefined ? null : rateLimitArgument(rawRateLimit, '--rate-limit');
   const checked = checkApiKeyLabel(rawLabel);
   if (!checked.ok) throw new InputError(`--label ${checked.problem}; no key was created`);
-  const created = await withDatabase((d) => createApiKey(d.db, checked.label));
+  const { created, config } = await withDatabase(async (d, config) => ({ created: await createApiKey(d.db, checked.label, rateLimit), config }));
   console.log(`Created API key ${created.id}. Store it now: it is shown only once and cannot be recovered.`);
+  if (rateLimit !== null) console.log(`Its own audit budget: ${budgetText(rateLimit, config)}.`);
   console.log(created.rawKey);
   return 0;
 }
 
-/** The machine-readable form of a key, for `--json`: dates in ISO 8601, absent values null. */
-function keyJson(row: ApiKeyRow) {
+/**
+ * The machine-readable form of a key, for `--json`: dates in ISO 8601, absent values null.
+ * `rateLimit` is the key's own audit budget (null: the default); `effectiveRateLimit` the one that
+ * applies, its own or AUDIT_RATE_LIMIT as this command's environment sets it.
+ */
+function keyJson(row: ApiKeyRow, config: Config) {
   return {
     id: row.id,
     display: row.display,
     label: row.label,
     createdAt: row.createdAt.toISOString(),
     revokedAt: row.revokedAt?.toISOString() ?? null,
+    rateLimit: row.rateLimit,
+    effectiveRateLimit: row.rateLimit ?? config.rateLimit.limit,
   };
+}
+
+/** A key's budget in the text listings: its own figure, or `default (10)`. */
+function rateLimitText(key: ReturnType<typeof keyJson>): string {
+  return key.rateLimit === null ? `default (${key.effectiveRateLimit})` : String(key.rateLimit);
 }
 
 function printJson(value: unknown): void {
@@ -197,29 +233,49 @@ function printJson(value: unknown): void {
 }
 
 async function listKeys(json: boolean | undefined): Promise<number> {
-  const rows = (await withDatabase((d) => listApiKeys(d.db))).map(keyJson);
+  const rows = await withDatabase(async (d, config) => (await listApiKeys(d.db)).map((row) => keyJson(row, config)));
   if (json) {
     printJson(rows);
     return 0;
   }
-  console.log(['id', 'display', 'created', 'revoked', 'label'].join('\t'));
-  for (const row of rows) console.log([row.id, row.display, row.createdAt, row.revokedAt ?? '-', row.label ?? ''].map(terminalText).join('\t'));
+  // The budget is last, after the label, so scripts that cut the first five columns still work.
+  console.log(['id', 'display', 'created', 'revoked', 'label', 'rate-limit'].join('\t'));
+  for (const row of rows) {
+    console.log([row.id, row.display, row.createdAt, row.revokedAt ?? '-', row.label ?? '', rateLimitText(row)].map(terminalText).join('\t'));
+  }
   return 0;
 }
 
 async function showKey(id: string, json: boolean | undefined): Promise<number> {
-  const row = await withDatabase((d) => getApiKey(d.db, id));
-  if (!row) {
+  const key = await withDatabase(async (d, config) => {
+    const row = await getApiKey(d.db, id);
+    return row && keyJson(row, config);
+  });
+  if (!key) {
     console.error(`No key with id ${terminalText(id)}.`);
     return 1;
   }
-  const key = keyJson(row);
   if (json) {
     printJson(key);
     return 0;
   }
-  for (const [field, value] of Object.entries(key)) console.log(`${field.padEnd(11)}${terminalText(value ?? '-')}`);
+  // One figure in text: its own, or `default (10)`.
+  const { effectiveRateLimit: _shownInRateLimit, ...fields } = { ...key, rateLimit: rateLimitText(key) };
+  for (const [field, value] of Object.entries(fields)) console.log(`${field.padEnd(11)}${terminalText(value ?? '-')}`);
   return 0;
+}
+
+async function setKeyRateLimit(id: string, value: string): Promise<number> {
+  const rateLimit = rateLimitArgument(value, '<limit>');
+  const { result, config } = await withDatabase(async (d, config) => ({ result: await setApiKeyRateLimit(d.db, id, rateLimit), config }));
+  const budget = rateLimit === null
+    ? `the default audit budget: AUDIT_RATE_LIMIT, ${budgetText(config.rateLimit.limit, config)}`
+    : `its own audit budget: ${budgetText(rateLimit, config)}`;
+  return report(result, {
+    updated: `Key ${id} now has ${budget} (from its next request).`,
+    unchanged: `Key ${id} already had ${budget}.`,
+    'not-found': `No key with id ${id}.`,
+  });
 }
 
 async function revokeKey(id: string): Promise<number> {
@@ -317,7 +373,7 @@ async function setPasswordCommand(email: string): Promise<number> {
 }
 
 /** The options any command takes, as parseArgs returns them (each command declares its own). */
-type CommandValues = { label?: string; json?: boolean; email?: string; role?: string };
+type CommandValues = { label?: string; 'rate-limit'?: string; json?: boolean; email?: string; role?: string };
 
 interface Command {
   /** How it is called, for the usage text. */
@@ -347,14 +403,14 @@ const COMMANDS: Record<string, Command> = {
   },
   migrate: { synopsis: 'migrate', summary: 'apply database migrations and exit', run: migrate },
   'keys create': {
-    synopsis: 'keys create [--label L]',
+    synopsis: 'keys create [--label L] [--rate-limit N]',
     summary: 'create an API key; prints the raw key once, alone on the last line',
-    options: { label: { type: 'string' } },
-    run: (values) => createKey(values.label),
+    options: { label: { type: 'string' }, 'rate-limit': { type: 'string' } },
+    run: (values) => createKey(values.label, values['rate-limit']),
   },
   'keys list': {
     synopsis: 'keys list [--json]',
-    summary: 'list keys: id, display, created, revoked, label',
+    summary: 'list keys: id, display, created, revoked, label, rate limit',
     options: jsonOption,
     run: (values) => listKeys(values.json),
   },
@@ -366,6 +422,12 @@ const COMMANDS: Record<string, Command> = {
     run: (values, [id]) => showKey(id!, values.json),
   },
   'keys revoke': { synopsis: 'keys revoke <id>', summary: 'revoke a key by id', args: ['id'], run: (_, [id]) => revokeKey(id!) },
+  'keys set-rate-limit': {
+    synopsis: 'keys set-rate-limit <id> <limit>',
+    summary: `give a key its own audit budget per window (1 to 1000000), or 'default' for AUDIT_RATE_LIMIT`,
+    args: ['id', 'limit'],
+    run: (_, [id, limit]) => setKeyRateLimit(id!, limit!),
+  },
   'users create': {
     synopsis: 'users create --email E --role R',
     summary: 'create a dashboard user (admin or member); password from AUDIT_NEW_USER_PASSWORD or stdin',
@@ -400,10 +462,12 @@ const COMMANDS: Record<string, Command> = {
   help: { synopsis: 'help', summary: 'print this usage (so does --help after any command)', run: async () => printUsage() },
 };
 
+const SYNOPSIS_WIDTH = Math.max(...Object.values(COMMANDS).map((command) => command.synopsis.length)) + 2;
+
 const USAGE = [
   'Usage: node src/main.ts <command> [options]     (npm run cli -- <command> [options])',
   '',
-  ...Object.values(COMMANDS).map((command) => `  ${command.synopsis.padEnd(34)}${command.summary}`),
+  ...Object.values(COMMANDS).map((command) => `  ${command.synopsis.padEnd(SYNOPSIS_WIDTH)}${command.summary}`),
   '',
   'The database is DATABASE_URL, or the embedded one in AUDIT_DATA_DIR, as for the server.',
   'A new password is read from AUDIT_NEW_USER_PASSWORD, else from stdin (first line; typed twice at a',

@@ -18,6 +18,8 @@ export interface ApiKeyRow {
   label: string | null;
   createdAt: Date;
   revokedAt: Date | null;
+  /** The key's own audit budget per window; null: the default (AUDIT_RATE_LIMIT). */
+  rateLimit: number | null;
 }
 
 /** A fixed, non-secret type prefix: secret scanners and people recognise the key by it. */
@@ -56,10 +58,11 @@ async function insertKey(
   keyHash: string,
   display: string,
   label: string | null,
+  rateLimit: number | null = null,
 ): Promise<{ id: string; inserted: boolean; revokedAt: Date | null }> {
   const inserted = await db
     .insertInto('api_keys')
-    .values({ id: randomUUID(), key_hash: keyHash, display, label })
+    .values({ id: randomUUID(), key_hash: keyHash, display, label, rate_limit: rateLimit })
     .onConflict((conflict) => conflict.column('key_hash').doNothing())
     .returning('id')
     .executeTakeFirst();
@@ -128,11 +131,62 @@ function assertLabel(label: string | null): void {
   if (!check.ok || check.label !== label) throw new TypeError(`an unchecked API key label reached the store: it ${check.ok ? 'is not trimmed' : check.problem}`);
 }
 
-export async function createApiKey(db: Kysely<Database>, label: string | null): Promise<{ id: string; rawKey: string }> {
+// ---- Audit budgets: a key's own requests per window, instead of AUDIT_RATE_LIMIT ----
+
+/** AUDIT_RATE_LIMIT's bounds (config.ts), so a key's own budget is one the default could be. */
+export const API_KEY_RATE_LIMIT_MIN = 1;
+export const API_KEY_RATE_LIMIT_MAX = 1_000_000;
+
+export type RateLimitCheck = { ok: true; rateLimit: number | null } | { ok: false; problem: string };
+
+/**
+ * A budget as typed: a whole number from 1 to 1,000,000, or `default` for none of the key's own;
+ * or why it is refused, for "The budget …" (the value itself is not repeated).
+ */
+export function checkApiKeyRateLimit(raw: string): RateLimitCheck {
+  const value = raw.trim();
+  if (value.toLowerCase() === 'default') return { ok: true, rateLimit: null };
+  const rateLimit = /^[0-9]{1,7}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(rateLimit >= API_KEY_RATE_LIMIT_MIN && rateLimit <= API_KEY_RATE_LIMIT_MAX)) {
+    return { ok: false, problem: `must be a whole number from ${API_KEY_RATE_LIMIT_MIN} to ${API_KEY_RATE_LIMIT_MAX.toLocaleString('en')}, or default` };
+  }
+  return { ok: true, rateLimit };
+}
+
+function assertRateLimit(rateLimit: number | null): void {
+  if (rateLimit !== null && !(Number.isInteger(rateLimit) && rateLimit >= API_KEY_RATE_LIMIT_MIN && rateLimit <= API_KEY_RATE_LIMIT_MAX)) {
+    throw new RangeError(`an unchecked API key rate limit reached the store: ${rateLimit}`);
+  }
+}
+
+export async function createApiKey(db: Kysely<Database>, label: string | null, rateLimit: number | null = null): Promise<{ id: string; rawKey: string }> {
   assertLabel(label);
+  assertRateLimit(rateLimit);
   const rawKey = generateRawKey();
-  const { id } = await insertKey(db, hashApiKey(rawKey), generatedKeyDisplay(rawKey), label);
+  const { id } = await insertKey(db, hashApiKey(rawKey), generatedKeyDisplay(rawKey), label, rateLimit);
   return { id, rawKey };
+}
+
+export type SetRateLimitResult = 'updated' | 'unchanged' | 'not-found';
+
+/**
+ * Gives the key its own audit budget, or (null) returns it to the default. The rate limiter reads
+ * it in the statement that takes each slot, so it applies from the key's next request, to the
+ * window in progress too (slots already taken in it count against the new figure).
+ */
+export async function setApiKeyRateLimit(db: Kysely<Database>, id: string, rateLimit: number | null): Promise<SetRateLimitResult> {
+  assertRateLimit(rateLimit);
+  if (!UUID.test(id)) return 'not-found';
+  const updated = await db
+    .updateTable('api_keys')
+    .set({ rate_limit: rateLimit })
+    .where('id', '=', id)
+    .where(sql<boolean>`rate_limit is distinct from ${rateLimit}::integer`)
+    .returning('id')
+    .executeTakeFirst();
+  if (updated) return 'updated';
+  const exists = await db.selectFrom('api_keys').select('id').where('id', '=', id).executeTakeFirst();
+  return exists ? 'unchanged' : 'not-found';
 }
 
 /**
@@ -164,7 +218,7 @@ export async function authenticateApiKey(db: Kysely<Database>, rawKey: string | 
 }
 
 function selectKeys(db: Kysely<Database>) {
-  return db.selectFrom('api_keys').select(['id', 'display', 'label', 'created_at as createdAt', 'revoked_at as revokedAt']);
+  return db.selectFrom('api_keys').select(['id', 'display', 'label', 'created_at as createdAt', 'revoked_at as revokedAt', 'rate_limit as rateLimit']);
 }
 
 export function listApiKeys(db: Kysely<Database>): Promise<ApiKeyRow[]> {

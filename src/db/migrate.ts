@@ -14,6 +14,7 @@ import * as deliveryFairness from './migrations/0009_delivery_fairness.ts';
 import * as webhookPause from './migrations/0011_webhook_pause.ts';
 import * as monitors from './migrations/0012_monitors.ts';
 import * as findingIdentities from './migrations/0013_finding_identities.ts';
+import * as keyRateLimit from './migrations/0014_key_rate_limit.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0011_webhook_pause': webhookPause,
   '0012_monitors': monitors,
   '0013_finding_identities': findingIdentities,
+  '0014_key_rate_limit': keyRateLimit,
 };
 
 /**

@@ -11,6 +11,8 @@ export interface ApiKeysTable {
   label: string | null;
   created_at: CreatedAt;
   revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Migration 0014: the key's own audit budget per window; NULL means AUDIT_RATE_LIMIT. */
+  rate_limit: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface RateLimitWindowsTable {

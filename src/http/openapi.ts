@@ -19,6 +19,28 @@ export const RATE_LIMIT_HEADERS: HeaderDocs = {
   'RateLimit-Reset': { type: 'integer', description: 'Seconds until the window ends.' },
 };
 
+/**
+ * The audit route's: a key may carry its own audit budget (`keys set-rate-limit`, the dashboard),
+ * which replaces AUDIT_RATE_LIMIT in every header once the key is known.
+ */
+export const AUDIT_RATE_LIMIT_HEADERS: HeaderDocs = {
+  'RateLimit-Policy': {
+    type: 'string',
+    description: 'The key’s audit quota: `<limit>;w=<window seconds>`, e.g. `10;w=60`. The limit is the key’s own budget when it has one, else AUDIT_RATE_LIMIT; the window is AUDIT_RATE_WINDOW_SECONDS.',
+  },
+  'RateLimit-Limit': { type: 'integer', description: 'Requests allowed per window: the key’s own budget when it has one, else AUDIT_RATE_LIMIT.' },
+  'RateLimit-Remaining': RATE_LIMIT_HEADERS['RateLimit-Remaining']!,
+  'RateLimit-Reset': RATE_LIMIT_HEADERS['RateLimit-Reset']!,
+};
+
+/** The audit route's 401: no key is known, so the policy is the default. */
+export const AUDIT_DEFAULT_POLICY_HEADER: HeaderDocs = {
+  'RateLimit-Policy': {
+    type: 'string',
+    description: 'The default audit quota (AUDIT_RATE_LIMIT per AUDIT_RATE_WINDOW_SECONDS), e.g. `10;w=60`: no key is known, so no key’s own budget applies.',
+  },
+};
+
 export const RETRY_AFTER_HEADER: HeaderDocs = {
   'Retry-After': { type: 'integer', description: 'Seconds until a request can succeed again.' },
 };

@@ -31,6 +31,8 @@ interface KeyJson {
   label: string | null;
   createdAt: string;
   revokedAt: string | null;
+  rateLimit: number | null;
+  effectiveRateLimit: number;
 }
 
 test('keys create, list, show and revoke on the embedded database', async () => {
@@ -47,16 +49,16 @@ test('keys create, list, show and revoke on the embedded database', async () => 
 
   const listed = await cli(['keys', 'list'], env);
   assert.equal(listed.code, 0, listed.stderr);
-  assert.equal(listed.stdout.split('\n')[0], 'id\tdisplay\tcreated\trevoked\tlabel');
+  assert.equal(listed.stdout.split('\n')[0], 'id\tdisplay\tcreated\trevoked\tlabel\trate-limit');
   const row = listed.stdout.split('\n').find((line) => line.startsWith(id));
-  assert.match(row ?? listed.stdout, new RegExp(`^${id}\\t${display}\\t\\d{4}-\\d\\d-\\d\\dT[^\\t]+Z\\t-\\tci pipeline$`));
+  assert.match(row ?? listed.stdout, new RegExp(`^${id}\\t${display}\\t\\d{4}-\\d\\d-\\d\\dT[^\\t]+Z\\t-\\tci pipeline\\tdefault \\(10\\)$`));
 
   const json = await cli(['keys', 'list', '--json'], env);
   assert.equal(json.code, 0, json.stderr);
   const keys = JSON.parse(json.stdout) as KeyJson[];
-  assert.deepEqual(Object.keys(keys[0]!), ['id', 'display', 'label', 'createdAt', 'revokedAt']);
+  assert.deepEqual(Object.keys(keys[0]!), ['id', 'display', 'label', 'createdAt', 'revokedAt', 'rateLimit', 'effectiveRateLimit']);
   const key = keys.find((k) => k.id === id);
-  assert.deepEqual({ ...key, createdAt: undefined }, { id, display, label: 'ci pipeline', createdAt: undefined, revokedAt: null });
+  assert.deepEqual({ ...key, createdAt: undefined }, { id, display, label: 'ci pipeline', createdAt: undefined, revokedAt: null, rateLimit: null, effectiveRateLimit: 10 });
   assert.equal(new Date(key!.createdAt).toISOString(), key!.createdAt);
 
   const shownJson = await cli(['keys', 'show', id, '--json'], env);
@@ -67,6 +69,7 @@ test('keys create, list, show and revoke on the embedded database', async () => 
   assert.match(shown.stdout, new RegExp(`^id +${id}$`, 'm'));
   assert.match(shown.stdout, new RegExp(`^display +${display}$`, 'm'));
   assert.match(shown.stdout, /^revokedAt +-$/m);
+  assert.match(shown.stdout, /^rateLimit +default \(10\)$/m);
 
   for (const output of [listed, json, shownJson, shown]) assert.equal(output.stdout.includes(rawKey), false, 'never the raw key');
 
@@ -81,6 +84,53 @@ test('keys create, list, show and revoke on the embedded database', async () => 
     assert.equal(unknown.code, 1, command);
     assert.match(unknown.stderr, /^No key with id 00000000-0000-4000-8000-000000000000\.\n$/, command);
   }
+});
+
+test('keys create --rate-limit and keys set-rate-limit: a key’s own audit budget, or the default, in list and show (text and JSON)', async () => {
+  // The default's figure and the window come from the command's environment, as the server's do.
+  const env = { AUDIT_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'audit-cli-budget-')), AUDIT_RATE_LIMIT: '25', AUDIT_RATE_WINDOW_SECONDS: '3600' };
+  const created = await cli(['keys', 'create', '--label', 'ci', '--rate-limit', '200'], env);
+  assert.equal(created.code, 0, created.stderr);
+  const lines = created.stdout.trimEnd().split('\n');
+  assert.equal(lines[1], 'Its own audit budget: 200 requests per 3600-second window.');
+  assert.match(lines.at(-1)!, /^ask_[A-Za-z0-9_-]{43}$/, 'the raw key is still alone on the last line');
+  const ci = /Created API key ([0-9a-f-]{36})/.exec(created.stdout)![1]!;
+  const plain = await cli(['keys', 'create', '--label', 'dashboard'], env);
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.equal(plain.stdout.includes('budget'), false, 'no budget line without --rate-limit');
+  const dashboard = /Created API key ([0-9a-f-]{36})/.exec(plain.stdout)![1]!;
+
+  const listed = await cli(['keys', 'list'], env);
+  assert.equal(listed.code, 0, listed.stderr);
+  const rowOf = (id: string) => listed.stdout.split('\n').find((line) => line.startsWith(id))!.split('\t');
+  assert.deepEqual(rowOf(ci).slice(4), ['ci', '200']);
+  assert.deepEqual(rowOf(dashboard).slice(4), ['dashboard', 'default (25)']);
+  const json = JSON.parse((await cli(['keys', 'list', '--json'], env)).stdout) as KeyJson[];
+  const budgets = (keys: KeyJson[]) => Object.fromEntries(keys.map((key) => [key.label, [key.rateLimit, key.effectiveRateLimit]]));
+  assert.deepEqual(budgets(json), { ci: [200, 200], dashboard: [null, 25] });
+
+  const set = await cli(['keys', 'set-rate-limit', dashboard, '5'], env);
+  assert.equal(set.code, 0, set.stderr);
+  assert.equal(set.stdout, `Key ${dashboard} now has its own audit budget: 5 requests per 3600-second window (from its next request).\n`);
+  const again = await cli(['keys', 'set-rate-limit', dashboard, '5'], env);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(again.stdout, `Key ${dashboard} already had its own audit budget: 5 requests per 3600-second window.\n`);
+  const shown = await cli(['keys', 'show', dashboard], env);
+  assert.match(shown.stdout, /^rateLimit +5$/m);
+  assert.doesNotMatch(shown.stdout, /effective/, 'one figure in text');
+  const shownJson = JSON.parse((await cli(['keys', 'show', dashboard, '--json'], env)).stdout) as KeyJson;
+  assert.deepEqual([shownJson.rateLimit, shownJson.effectiveRateLimit], [5, 5]);
+
+  const reset = await cli(['keys', 'set-rate-limit', ci, 'default'], env);
+  assert.equal(reset.code, 0, reset.stderr);
+  assert.equal(reset.stdout, `Key ${ci} now has the default audit budget: AUDIT_RATE_LIMIT, 25 requests per 3600-second window (from its next request).\n`);
+  const resetJson = JSON.parse((await cli(['keys', 'show', ci, '--json'], env)).stdout) as KeyJson;
+  assert.deepEqual([resetJson.rateLimit, resetJson.effectiveRateLimit], [null, 25]);
+
+  const unknown = await cli(['keys', 'set-rate-limit', '00000000-0000-4000-8000-000000000000', '5'], env);
+  assert.equal(unknown.code, 1);
+  assert.equal(unknown.stdout, '');
+  assert.equal(unknown.stderr, 'No key with id 00000000-0000-4000-8000-000000000000.\n');
 });
 
 /** Anything a terminal would act on, or that would split a tab-separated line, other than the separators. */
@@ -108,9 +158,9 @@ test('a label stored raw before labels were checked is printed escaped: one line
   const lines = listed.stdout.split('\n');
   assert.equal(lines.length, 4, 'a header, one line per key, and the final newline');
   assert.equal(lines.at(-1), '');
-  for (const line of lines.slice(0, -1)) assert.equal(line.split('\t').length, 5, line);
+  for (const line of lines.slice(0, -1)) assert.equal(line.split('\t').length, 6, line);
   assert.equal(lines.find((line) => line.startsWith(hostileId))!.split('\t')[4], printed);
-  assert.match(listed.stdout, /\tZoë’s build 🚀 東京\n/, 'ordinary Unicode is printed as it is');
+  assert.match(listed.stdout, /\tZoë’s build 🚀 東京\tdefault \(10\)\n/, 'ordinary Unicode is printed as it is');
   assert.doesNotMatch(listed.stdout, TERMINAL_ACTIVE);
 
   const shown = await cli(['keys', 'show', hostileId], env);
@@ -168,6 +218,18 @@ const usageCases: { args: string[]; code: 0 | 2; error?: RegExp }[] = [
   { args: ['keys', 'show'], code: 2, error: /^keys show needs <id>$/ },
   { args: ['keys', 'revoke', 'a', 'b'], code: 2, error: /^Unexpected argument 'b'$/ },
   { args: ['help', 'keys'], code: 2, error: /^Unexpected argument 'keys'/ },
+  { args: ['keys', 'set-rate-limit', '-h'], code: 0 },
+  { args: ['keys', 'set-rate-limit'], code: 2, error: /^keys set-rate-limit needs <id>$/ },
+  { args: ['keys', 'set-rate-limit', '00000000-0000-4000-8000-000000000000'], code: 2, error: /^keys set-rate-limit needs <limit>$/ },
+  { args: ['keys', 'set-rate-limit', 'a', '5', '6'], code: 2, error: /^Unexpected argument '6'$/ },
+  ...['0', '1000001', '1.5', '1e3', 'many', '', ' ', '-5'].map((limit) => ({
+    args: ['keys', 'set-rate-limit', '00000000-0000-4000-8000-000000000000', '--', limit],
+    code: 2 as const,
+    error: new RegExp(`^<limit> must be a whole number from 1 to 1,000,000, or default, got '${limit.replace('.', '\\.')}'$`),
+  })),
+  { args: ['keys', 'create', '--rate-limit', 'lots'], code: 2, error: /^--rate-limit must be a whole number from 1 to 1,000,000, or default, got 'lots'$/ },
+  { args: ['keys', 'create', '--rate-limit', '0', '--label', 'ci'], code: 2, error: /^--rate-limit must be a whole number/ },
+  { args: ['keys', 'create', '--rate-limit'], code: 2, error: /^Option '--rate-limit <value>' argument missing/ },
 ];
 
 for (const { args, code, error } of usageCases) {
@@ -186,7 +248,7 @@ for (const { args, code, error } of usageCases) {
       assert.match(usage.join('\n'), /^Usage: /, 'the usage follows the one line');
       assert.equal(result.stderr.includes('    at '), false, 'no stack trace');
     }
-    for (const command of ['keys create', 'keys list', 'keys show <id>', 'keys revoke <id>', 'migrate', 'serve', 'help']) {
+    for (const command of ['keys create', 'keys list', 'keys show <id>', 'keys revoke <id>', 'keys set-rate-limit <id> <limit>', 'migrate', 'serve', 'help']) {
       assert.ok((result.stdout || result.stderr).includes(`  ${command}`), `usage lists ${command}`);
     }
     assert.equal(fs.existsSync(dataDir), false, 'no database was opened');

@@ -67,6 +67,7 @@ const ROWS: Row[] = [
   { route: 'GET /dashboard/report', url: () => `/dashboard/report?target=${encodeURIComponent(origin)}`, expect: { none: 303, member: 403, admin: 404 } },
   { route: 'POST /dashboard/keys', url: () => '/dashboard/keys', fields: () => ({ _once: formOnce(), label: 'access table' }), expect: { none: 303, member: 403, admin: 201 } },
   { route: 'POST /dashboard/keys/{id}/revoke', url: () => `/dashboard/keys/${UNKNOWN}/revoke`, fields: () => ({}), expect: { none: 303, member: 403, admin: 404 } },
+  { route: 'POST /dashboard/keys/{id}/rate-limit', url: () => `/dashboard/keys/${UNKNOWN}/rate-limit`, fields: () => ({ rateLimit: '50' }), expect: { none: 303, member: 403, admin: 404 } },
   // Ends the session: each role's request uses a session of its own.
   { route: 'POST /dashboard/logout', url: () => '/dashboard/logout', fields: () => ({}), expect: { none: 303, member: 303, admin: 303 } },
   // Refused as a forged sign-in (no sign-in page's token) whoever is signed in: see signin-forgery.test.ts.
@@ -156,6 +157,7 @@ describe('a member', () => {
     const { id: attemptId } = await fx.database.db.selectFrom('webhook_attempts').select('id').where('webhook_id', '=', fx.webhook.id).executeTakeFirstOrThrow();
     const posts = [
       [`/dashboard/keys/${key.id}/revoke`, {}],
+      [`/dashboard/keys/${key.id}/rate-limit`, { rateLimit: '500' }],
       ['/dashboard/keys', { _once: formOnce(), label: 'made by a member' }],
       [`/dashboard/webhooks/${fx.webhook.id}/pause`, {}],
       [`/dashboard/webhooks/${fx.webhook.id}/attempts/${attemptId}/resend`, {}],
@@ -167,7 +169,9 @@ describe('a member', () => {
       const res = await fx.service.app.inject({ method: 'POST', url, headers: { cookie: member.cookie, ...FORM }, payload: form({ _csrf: member.csrfToken, ...fields }) });
       assert.equal(res.statusCode, 403, url);
     }
-    assert.equal((await fx.database.db.selectFrom('api_keys').select('revoked_at').where('id', '=', key.id).executeTakeFirstOrThrow()).revoked_at, null, 'not revoked');
+    const stored = await fx.database.db.selectFrom('api_keys').select(['revoked_at', 'rate_limit']).where('id', '=', key.id).executeTakeFirstOrThrow();
+    assert.equal(stored.revoked_at, null, 'not revoked');
+    assert.equal(stored.rate_limit, null, 'no budget of its own');
     assert.equal((await fx.database.db.selectFrom('api_keys').select('id').where('label', '=', 'made by a member').execute()).length, 0, 'no key made');
     const webhook = await fx.database.db.selectFrom('webhooks').select('paused_at').where('id', '=', fx.webhook.id).executeTakeFirst();
     assert.ok(webhook, 'not deleted');

@@ -123,6 +123,27 @@ describe('dashboard in Chromium', browserSuite(), () => {
     assert.equal(api.status, 200, 'the new key works');
   });
 
+  test('give the key an audit budget from its row (Enter in the field), its answers carry it; then back to the default', async () => {
+    await page.goto(`${base}/dashboard#keys`);
+    const display = rawKey.slice(0, 8);
+    const row = () => page.locator('#keys ~ .table-wrap tbody tr', { hasText: display });
+    assert.match(await row().innerText(), /default \(1000\)/);
+    const field = page.getByRole('textbox', { name: `Audit budget ${display}` });
+    await field.fill('250');
+    await Promise.all([page.waitForURL(`${base}/dashboard?notice=key-budget-set#keys`), field.press('Enter')]);
+    assert.match((await page.locator('.notice').textContent())!, /^The key’s audit budget is saved\./);
+    assert.equal(await row().locator('.budget-now').textContent(), '250');
+    const audit = await fetch(`${base}/api/v1/audit`, { method: 'POST', headers: { 'x-api-key': rawKey, 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(audit.status, 400);
+    assert.equal(audit.headers.get('ratelimit-policy'), '250;w=60');
+    await Promise.all([
+      page.waitForURL(`${base}/dashboard?notice=key-budget-default#keys`),
+      page.getByRole('button', { name: new RegExp(`^Use default budget for ${display} `) }).click(),
+    ]);
+    assert.equal(await row().locator('.budget-now').textContent(), 'default (1000)');
+    assert.equal(await row().getByRole('button', { name: /^Use default/ }).count(), 0, 'no Use default on the default');
+  });
+
   test('revoke the key: the list says so and the key stops working', async () => {
     await page.goto(`${base}/dashboard#keys`);
     const display = rawKey.slice(0, 8);

@@ -196,6 +196,8 @@ describe('CSRF: every form that changes something needs the session’s token', 
   const forms = (): { name: string; url: string; fields: Record<string, string> }[] => [
     { name: 'create key', url: '/dashboard/keys', fields: { _once: formOnce(), label: 'csrf probe' } },
     { name: 'revoke key', url: `/dashboard/keys/${fx.owner.id}/revoke`, fields: {} },
+    { name: 'set a key’s budget', url: `/dashboard/keys/${fx.owner.id}/rate-limit`, fields: { rateLimit: '77' } },
+    { name: 'return a key to the default budget', url: `/dashboard/keys/${fx.owner.id}/rate-limit`, fields: { rateLimit: 'default' } },
     { name: 'log out', url: '/dashboard/logout', fields: {} },
     { name: 'delete webhook', url: `/dashboard/webhooks/${fx.webhook.id}/delete`, fields: {} },
     { name: 'pause webhook', url: `/dashboard/webhooks/${fx.webhook.id}/pause`, fields: {} },
@@ -224,6 +226,7 @@ describe('CSRF: every form that changes something needs the session’s token', 
     }
     assert.equal((await fx.database.db.selectFrom('api_keys').select('id').where('label', '=', 'csrf probe').execute()).length, 0);
     assert.equal((await getApiKey(fx.database.db, fx.owner.id))!.revokedAt, null);
+    assert.equal((await getApiKey(fx.database.db, fx.owner.id))!.rateLimit, null, 'no budget set');
     assert.ok(await webhookKept());
     assert.equal((await request({ method: 'GET', url: '/dashboard', cookie: admin.cookie })).statusCode, 200, 'still signed in');
   });
@@ -235,6 +238,7 @@ describe('CSRF: every form that changes something needs the session’s token', 
       assert.equal(res.headers.location, '/dashboard/login');
     }
     assert.equal((await getApiKey(fx.database.db, fx.owner.id))!.revokedAt, null);
+    assert.equal((await getApiKey(fx.database.db, fx.owner.id))!.rateLimit, null, 'no budget set');
     assert.ok(await webhookKept());
   });
 
@@ -369,6 +373,84 @@ describe('API keys', () => {
       assert.match(main(res.body), /Key not found/);
       assert.equal(res.body.includes('<script>'), false);
     }
+  });
+
+  test('audit budget: the list shows each key’s; set one (303, the list says so), the key’s answers carry it; back to default', async () => {
+    const { id, rawKey } = await createApiKey(fx.database.db, 'budgeted');
+    secrets.push(rawKey);
+    const row = (body: string) => {
+      const start = body.indexOf(`<th scope="row" id="key-${id}">`);
+      return body.slice(start, body.indexOf('</tr>', start));
+    };
+    const before = await request({ method: 'GET', url: '/dashboard', cookie: admin.cookie });
+    // The fixture's default is AUDIT_RATE_LIMIT=1000 per 60 s.
+    assert.match(main(before.body), /per 60-second window: its own, or the default of 1000 \(<code>AUDIT_RATE_LIMIT<\/code>\)/);
+    assert.ok(main(before.body).includes('<th scope="col" id="budget-column">Audit budget</th>'));
+    assert.match(row(before.body), /<span class="budget-now">default \(1000\)<\/span>/);
+    assert.ok(row(before.body).includes(`<form class="budget-set" method="post" action="/dashboard/keys/${id}/rate-limit"><input type="hidden" name="_csrf" value="${admin.csrfToken}">`));
+    assert.ok(row(before.body).includes(`aria-labelledby="budget-column key-${id}"`), 'labelled by its column and row headers');
+    assert.equal(row(before.body).includes('Use default'), false, 'already on the default');
+
+    const set = await request({ method: 'POST', url: `/dashboard/keys/${id}/rate-limit`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken, rateLimit: ' 3 ' }) });
+    assert.equal(set.statusCode, 303);
+    assert.equal(set.headers.location, '/dashboard?notice=key-budget-set#keys');
+    assertSecurityHeaders(set, 'set budget');
+    assert.equal((await getApiKey(fx.database.db, id))!.rateLimit, 3);
+    const after = await request({ method: 'GET', url: '/dashboard?notice=key-budget-set', cookie: admin.cookie });
+    assert.match(main(after.body), /The key’s audit budget is saved\. It applies from the key’s next request/);
+    assert.match(row(after.body), /<span class="budget-now">3<\/span>/);
+    assert.ok(row(after.body).includes('<input type="hidden" name="rateLimit" value="default"><button type="submit" class="secondary" aria-label="Use default budget for '));
+    // The audit route's answers carry the key's figure (the fixture's limiter runs on the real clock, so only the policy is compared).
+    const audit = await app().inject({ method: 'POST', url: '/api/v1/audit', headers: { 'x-api-key': rawKey, 'content-type': 'application/json' }, payload: '{}' });
+    assert.equal(audit.statusCode, 400);
+    assert.equal(audit.headers['ratelimit-limit'], '3');
+    assert.equal(audit.headers['ratelimit-policy'], '3;w=60');
+    // The same value again is no change, and says the same.
+    const same = await request({ method: 'POST', url: `/dashboard/keys/${id}/rate-limit`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken, rateLimit: '3' }) });
+    assert.equal(same.headers.location, '/dashboard?notice=key-budget-set#keys');
+
+    const reset = await request({ method: 'POST', url: `/dashboard/keys/${id}/rate-limit`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken, rateLimit: 'default' }) });
+    assert.equal(reset.statusCode, 303);
+    assert.equal(reset.headers.location, '/dashboard?notice=key-budget-default#keys');
+    assert.equal((await getApiKey(fx.database.db, id))!.rateLimit, null);
+    const list = await request({ method: 'GET', url: '/dashboard?notice=key-budget-default', cookie: admin.cookie });
+    assert.match(main(list.body), /The key is on the default audit budget from its next request/);
+    assert.match(row(list.body), /<span class="budget-now">default \(1000\)<\/span>/);
+    const again = await app().inject({ method: 'POST', url: '/api/v1/audit', headers: { 'x-api-key': rawKey, 'content-type': 'application/json' }, payload: '{}' });
+    assert.equal(again.headers['ratelimit-policy'], '1000;w=60');
+  });
+
+  test('audit budget: a value that is not a whole number from 1 to 1,000,000 nor default is a 400 page, and nothing changes', async () => {
+    const { id } = await createApiKey(fx.database.db, 'budget probe', 40);
+    for (const value of ['', ' ', '0', '1000001', '1.5', '1e3', '-3', 'many', '<b>9</b>']) {
+      const res = await request({ method: 'POST', url: `/dashboard/keys/${id}/rate-limit`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken, rateLimit: value }) });
+      assert.equal(res.statusCode, 400, JSON.stringify(value));
+      assertSecurityHeaders(res, 'the refused budget page');
+      assert.match(main(res.body), /The budget was refused/);
+      assert.match(main(res.body), /The audit budget must be a whole number from 1 to 1,000,000, or default\. Nothing was changed/);
+      assert.equal(res.body.includes('<b>'), false, 'the value is not echoed');
+    }
+    // Without the field, or with it repeated or too long: the form is not read.
+    for (const payload of [form({ _csrf: admin.csrfToken }), `_csrf=${admin.csrfToken}&rateLimit=5&rateLimit=6`, form({ _csrf: admin.csrfToken, rateLimit: '1'.repeat(21) })]) {
+      const res = await request({ method: 'POST', url: `/dashboard/keys/${id}/rate-limit`, cookie: admin.cookie, payload });
+      assert.equal(res.statusCode, 400, payload);
+    }
+    assert.equal((await getApiKey(fx.database.db, id))!.rateLimit, 40);
+  });
+
+  test('audit budget: an unknown or malformed key id is a 404 page; a revoked key shows its budget without the forms', async () => {
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+      const res = await request({ method: 'POST', url: `/dashboard/keys/${id}/rate-limit`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken, rateLimit: '5' }) });
+      assert.equal(res.statusCode, 404, id);
+      assert.match(main(res.body), /Key not found/);
+    }
+    const { id } = await createApiKey(fx.database.db, 'revoked with a budget', 9);
+    await request({ method: 'POST', url: `/dashboard/keys/${id}/revoke`, cookie: admin.cookie, payload: form({ _csrf: admin.csrfToken }) });
+    const list = await request({ method: 'GET', url: '/dashboard', cookie: admin.cookie });
+    const start = list.body.indexOf(`<th scope="row" id="key-${id}">`);
+    const row = list.body.slice(start, list.body.indexOf('</tr>', start));
+    assert.match(row, /<td>9<\/td>/);
+    assert.equal(row.includes('<form'), false, 'no form for a revoked key');
   });
 
   test('an unknown notice shows nothing: only the fixed messages can be asked for', async () => {

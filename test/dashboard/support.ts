@@ -152,7 +152,7 @@ export async function startShowcase() {
     },
     '/': page(GOVERNED.replace('Acme Assistant</h1>', 'Acme Assistant</h1><img src="/logo.png">')),
   });
-  const ci = await createApiKey(database.db, 'ci-pipeline');
+  const ci = await createApiKey(database.db, 'ci-pipeline', 200);
   const status = await createApiKey(database.db, 'status-page');
   const old = await createApiKey(database.db, 'old-laptop');
   await database.db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', old.id).execute();

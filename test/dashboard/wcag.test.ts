@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { buildPage } from '../../src/audit/page.ts';
 import { analyseWcag, WCAG_STANDARDS } from '../../src/audit/wcag/index.ts';
+import { setApiKeyRateLimit } from '../../src/auth/api-keys.ts';
 import { createAdminCookie, type TestAdmin } from '../support/admin.ts';
 import { auditHistory, FORM, form, formOnce, openSignInPage, startDashboardFixture, type DashboardFixture } from './support.ts';
 
@@ -69,6 +70,8 @@ test('every dashboard page passes the WCAG branch: no failed criterion in any st
     .set({ last_run: JSON.stringify({ startedAt: new Date().toISOString(), outcome: 'audited', auditId: wcag[0] }) })
     .where('url', '=', fx.service.pageUrl('/tracked'))
     .execute();
+  // One key with an audit budget of its own, so the key list has its *Use default* form too.
+  await setApiKeyRateLimit(fx.database.db, fx.owner.id, 500);
   const pages = [
     await served('monitors', 'GET', '/dashboard/monitors', { cookie, status: 200 }),
     await served('monitors with a notice', 'GET', '/dashboard/monitors?notice=paused', { cookie, status: 200 }),
@@ -78,6 +81,8 @@ test('every dashboard page passes the WCAG branch: no failed criterion in any st
     await served('sign-in forged', 'POST', '/dashboard/login', { payload: form({ email: 'nobody@example.test', password: 'wrong' }), status: 403 }),
     await served('overview', 'GET', '/dashboard', { cookie, status: 200 }),
     await served('overview with a notice', 'GET', '/dashboard?notice=key-revoked', { cookie, status: 200 }),
+    await served('overview with a budget notice', 'GET', '/dashboard?notice=key-budget-set', { cookie, status: 200 }),
+    await served('budget refused', 'POST', `/dashboard/keys/${fx.owner.id}/rate-limit`, { cookie, payload: form({ _csrf: csrf, rateLimit: '0' }), status: 400 }),
     await served('webhook attempts', 'GET', `/dashboard/webhooks/${fx.webhook.id}`, { cookie, status: 200 }),
     await served('new key', 'POST', '/dashboard/keys', { cookie, payload: form({ _csrf: csrf, _once: once, label: 'wcag' }), status: 201 }),
     await served('key already created', 'POST', '/dashboard/keys', { cookie, payload: form({ _csrf: csrf, _once: once, label: 'wcag' }), status: 409 }),
@@ -125,6 +130,7 @@ test('near misses: the same overview with a label, the lang or the title removed
   const { html, url } = await served('overview', 'GET', '/dashboard', { cookie: admin.cookie, status: 200 });
   const damaged = [
     { change: 'key label removed', html: html.replace(/<label for="key-label">[^<]*<\/label>/, ''), fails: '4.1.2' },
+    { change: 'a budget field’s label removed', html: html.replace(/ aria-labelledby="budget-column key-[^"]+"/, ''), fails: '4.1.2' },
     { change: 'lang removed', html: html.replace('<html lang="en">', '<html>'), fails: '3.1.1' },
     { change: 'title emptied', html: html.replace(/<title>[^<]*<\/title>/, '<title></title>'), fails: '2.4.2' },
   ];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createApiKey, revokeApiKey } from '../../src/auth/api-keys.ts';
+import { createApiKey, revokeApiKey, setApiKeyRateLimit } from '../../src/auth/api-keys.ts';
 import { createRateLimiter } from '../../src/http/rate-limit.ts';
 import { openTestDatabase, type TestDatabase } from '../support/db.ts';
 
@@ -95,4 +95,78 @@ test('authenticate and take: a missing, unknown or revoked key is undefined and 
   assert.equal(await limiter.authenticateAndTake(rawKey), undefined);
   const rows = await database.db.selectFrom('rate_limit_windows').selectAll().where('api_key_id', '=', id).execute();
   assert.deepEqual(rows, []);
+});
+
+test('a key’s own budget on the audit budget: 50 concurrent authenticate-and-takes, exactly its 3; another key the default', async () => {
+  const own = await createApiKey(database.db, null, 3);
+  const plain = await createApiKey(database.db, null);
+  const limiter = createRateLimiter(database.db, policy, () => new Date('2026-01-01T00:00:30Z'));
+  const taken = await Promise.all(Array.from({ length: 50 }, () => limiter.authenticateAndTake(own.rawKey)));
+  assert.equal(taken.filter((t) => t!.decision.allowed).length, 3);
+  for (const t of taken) assert.equal(t!.decision.limit, 3);
+  assert.deepEqual(taken.filter((t) => t!.decision.allowed).map((t) => t!.decision.remaining).sort(), [0, 1, 2]);
+  const others = await Promise.all(Array.from({ length: 20 }, () => limiter.authenticateAndTake(plain.rawKey)));
+  assert.equal(others.filter((t) => t!.decision.allowed).length, 10);
+  for (const t of others) assert.equal(t!.decision.limit, 10);
+  // take() by id reads the same budget.
+  const byId = await limiter.take(own.id);
+  assert.deepEqual(byId, { allowed: false, limit: 3, remaining: 0, resetSeconds: 30 });
+});
+
+test('a budget above the default lets the key past it', async () => {
+  const { rawKey } = await createApiKey(database.db, null, 25);
+  const limiter = createRateLimiter(database.db, policy, () => new Date('2026-01-01T00:00:30Z'));
+  const taken = await Promise.all(Array.from({ length: 30 }, () => limiter.authenticateAndTake(rawKey)));
+  assert.equal(taken.filter((t) => t!.decision.allowed).length, 25);
+});
+
+test('a changed budget applies from the next take, to the window in progress; back to default is the policy again', async () => {
+  const { id, rawKey } = await createApiKey(database.db, null);
+  const limiter = createRateLimiter(database.db, { limit: 2, windowSeconds: 60 }, () => new Date('2026-01-01T00:00:30Z'));
+  await limiter.authenticateAndTake(rawKey);
+  await limiter.authenticateAndTake(rawKey);
+  assert.equal((await limiter.authenticateAndTake(rawKey))!.decision.allowed, false, 'the default of 2 is spent');
+  assert.equal(await setApiKeyRateLimit(database.db, id, 5), 'updated');
+  assert.deepEqual((await limiter.authenticateAndTake(rawKey))!.decision, { allowed: true, limit: 5, remaining: 1, resetSeconds: 30 }, 'the 4th of 5');
+  assert.equal(await setApiKeyRateLimit(database.db, id, 5), 'unchanged');
+  assert.equal(await setApiKeyRateLimit(database.db, id, null), 'updated');
+  assert.deepEqual((await limiter.authenticateAndTake(rawKey))!.decision, { allowed: false, limit: 2, remaining: 0, resetSeconds: 30 });
+  assert.equal(await setApiKeyRateLimit(database.db, id, null), 'unchanged');
+  assert.equal(await setApiKeyRateLimit(database.db, '00000000-0000-4000-8000-000000000000', 3), 'not-found');
+  assert.equal(await setApiKeyRateLimit(database.db, 'not-a-uuid', 3), 'not-found');
+});
+
+test('the webhook and monitor budgets ignore a key’s own audit budget', async () => {
+  const { id, rawKey } = await createApiKey(database.db, null, 100);
+  for (const table of ['webhook_rate_limit_windows', 'monitor_rate_limit_windows'] as const) {
+    const limiter = createRateLimiter(database.db, { limit: 2, windowSeconds: 60 }, () => new Date('2026-01-01T00:00:30Z'), table);
+    const taken = await Promise.all(Array.from({ length: 5 }, () => limiter.authenticateAndTake(rawKey)));
+    assert.equal(taken.filter((t) => t!.decision.allowed).length, 2, table);
+    for (const t of taken) assert.equal(t!.decision.limit, 2, table);
+    assert.equal((await limiter.take(id)).limit, 2, table);
+  }
+});
+
+test('the store refuses a budget outside 1..1,000,000; the database refuses one below 1', async () => {
+  const { id } = await createApiKey(database.db, null);
+  for (const bad of [0, -1, 1.5, 1_000_001, Number.NaN]) {
+    await assert.rejects(setApiKeyRateLimit(database.db, id, bad), RangeError, String(bad));
+    await assert.rejects(createApiKey(database.db, null, bad), RangeError, String(bad));
+  }
+  await assert.rejects(database.db.updateTable('api_keys').set({ rate_limit: 0 }).where('id', '=', id).execute(), /check constraint/);
+  assert.equal(await setApiKeyRateLimit(database.db, id, 1_000_000), 'updated');
+});
+
+test('a key’s own budget is exact across two independent pools, as two processes sharing PostgreSQL would be', { skip: !process.env.TEST_DATABASE_URL && 'PostgreSQL only (TEST_DATABASE_URL)' }, async () => {
+  const other = await database.connectAgain!();
+  try {
+    const { rawKey } = await createApiKey(database.db, null, 7);
+    const clock = () => new Date('2026-01-01T00:00:10Z');
+    const first = createRateLimiter(database.db, policy, clock);
+    const second = createRateLimiter(other.db, policy, clock);
+    const taken = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? first : second).authenticateAndTake(rawKey)));
+    assert.equal(taken.filter((t) => t!.decision.allowed).length, 7);
+  } finally {
+    await other.close();
+  }
 });

@@ -6,12 +6,14 @@ import { readSession, type AdminSession, type SessionSettings } from '../../auth
 import type { Database } from '../../db/schema.ts';
 import { isDatabaseUnavailable } from '../../db/unavailable.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../http/errors.ts';
+import type { RateLimitPolicy } from '../../http/rate-limit.ts';
 import { CONTENT_SECURITY_POLICY, template, type PageBase, type SignedIn } from './render.ts';
 
-/** What the page modules are given: the database and the session settings. */
+/** What the page modules are given: the database and the settings they read. */
 export interface DashboardDeps {
   db: Kysely<Database>;
-  config: SessionSettings;
+  /** The session settings, and the default audit budget the key list shows (`Config` will do). */
+  config: SessionSettings & { rateLimit: RateLimitPolicy };
 }
 
 const SECURITY_HEADERS = {

@@ -1,11 +1,20 @@
 // API keys in the dashboard: how the overview lists them, the create form (its raw key shown once,
-// on key-created.eta) and revoke. Here because the CLI cannot manage keys while the server holds
-// the embedded database.
+// on key-created.eta), revoke, and a key's own audit budget. Here because the CLI cannot manage
+// keys while the server holds the embedded database.
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { API_KEY_LABEL_MAX_LENGTH, checkApiKeyLabel, createApiKeyOnce, getApiKey, revokeApiKey, type ApiKeyRow } from '../../auth/api-keys.ts';
+import {
+  API_KEY_LABEL_MAX_LENGTH,
+  checkApiKeyLabel,
+  checkApiKeyRateLimit,
+  createApiKeyOnce,
+  getApiKey,
+  revokeApiKey,
+  setApiKeyRateLimit,
+  type ApiKeyRow,
+} from '../../auth/api-keys.ts';
 import type { DashboardContext } from '../common/guard.ts';
 import { CsrfField, CsrfForm, DASHBOARD, FORM_PAGES, html, IdParams, redirect } from '../common/openapi.ts';
 import { message, notFound, page, signedIn } from '../common/page.ts';
@@ -18,15 +27,19 @@ export interface KeyView {
   label: string | null;
   createdAt: Moment;
   revokedAt: Moment | null;
+  /** Its audit budget per window: its own, or the default's figure. */
+  budget: { own: boolean; limit: number };
 }
 
-export function keyView(key: ApiKeyRow): KeyView {
+/** `defaultLimit`: AUDIT_RATE_LIMIT, the budget of a key without one of its own. */
+export function keyView(key: ApiKeyRow, defaultLimit: number): KeyView {
   return {
     id: key.id,
     display: key.display,
     label: key.label,
     createdAt: moment(key.createdAt),
     revokedAt: key.revokedAt ? moment(key.revokedAt) : null,
+    budget: key.rateLimit === null ? { own: false, limit: defaultLimit } : { own: true, limit: key.rateLimit },
   };
 }
 
@@ -61,6 +74,16 @@ const NewKeyForm = Type.Object(
         maxLength: API_KEY_LABEL_MAX_LENGTH,
         description: 'Who or what will use the key; blank for none. No control characters (tab, newline, escape…) or text-direction controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C).',
       }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const BudgetForm = Type.Object(
+  {
+    _csrf: CsrfField,
+    rateLimit: Type.Optional(
+      Type.String({ maxLength: 20, description: 'The key’s own audit budget per window, a whole number from 1 to 1,000,000; or `default` for AUDIT_RATE_LIMIT.' }),
     ),
   },
   { additionalProperties: false },
@@ -143,6 +166,49 @@ export function keyPages(app: FastifyInstance, { db, guard }: DashboardContext) 
       if (result === 'not-found') return notFound(reply, session, 'Key not found', 'No API key has this id.');
       if (result === 'revoked') request.log.info({ keyId: request.params.id, userId: session.userId }, 'API key revoked from the dashboard');
       const notice: NoticeId = result === 'revoked' ? 'key-revoked' : 'key-already-revoked';
+      return reply.redirect(`/dashboard?notice=${notice}#keys`, 303);
+    },
+  );
+
+  typed.post(
+    '/keys/:id/rate-limit',
+    {
+      onRequest: guard.admin,
+      preHandler: guard.csrf,
+      schema: {
+        ...DASHBOARD,
+        summary: 'Set or clear an API key’s audit budget',
+        description:
+          'Form fields `_csrf` and `rateLimit`: a whole number from 1 to 1,000,000 gives the key its own audit budget per ' +
+          'window (AUDIT_RATE_WINDOW_SECONDS) instead of AUDIT_RATE_LIMIT; `default` returns it to AUDIT_RATE_LIMIT. It applies ' +
+          'from the key’s next request, and the requests already made in the current window count against it. Redirects to the key list.',
+        params: IdParams,
+        body: BudgetForm,
+        response: {
+          ...FORM_PAGES,
+          303: redirect('Set (or already so): to the key list, which says so; or no session: to /dashboard/login.'),
+          400: html('The form could not be read, or the budget is not a whole number from 1 to 1,000,000 nor `default` (the page says so): nothing changed.'),
+          404: html('No key has this id.'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = request.dashboardSession!;
+      const checked = checkApiKeyRateLimit(request.body.rateLimit ?? '');
+      if (!checked.ok) {
+        return message(reply, 400, {
+          title: 'Request refused',
+          session: signedIn(session),
+          heading: 'The budget was refused',
+          message: `The audit budget ${checked.problem}. Nothing was changed; go back and enter another.`,
+          link: { href: '/dashboard#keys', text: 'Back to the API keys' },
+        });
+      }
+      const { id } = request.params;
+      const result = await setApiKeyRateLimit(db, id, checked.rateLimit);
+      if (result === 'not-found') return notFound(reply, session, 'Key not found', 'No API key has this id.');
+      if (result === 'updated') request.log.info({ keyId: id, userId: session.userId, rateLimit: checked.rateLimit }, 'API key audit budget set from the dashboard');
+      const notice: NoticeId = checked.rateLimit === null ? 'key-budget-default' : 'key-budget-set';
       return reply.redirect(`/dashboard?notice=${notice}#keys`, 303);
     },
   );

@@ -10,6 +10,7 @@ import { latestAuditsByOrigin } from '../../audit/audit-store.ts';
 import { listApiKeys } from '../../auth/api-keys.ts';
 import type { AdminSession } from '../../auth/sessions.ts';
 import type { Database } from '../../db/schema.ts';
+import type { RateLimitPolicy } from '../../http/rate-limit.ts';
 import { listTickets } from '../../report/tickets.ts';
 import { auditHref, originHref, PILLARS, ticketView, totalsText, type TicketView } from '../common/audits.ts';
 import type { DashboardContext } from '../common/guard.ts';
@@ -26,6 +27,8 @@ const OVERVIEW_LIMITS = { webhooks: 100, origins: 50, tickets: 100 };
 const NOTICES = {
   'key-revoked': 'The key is revoked: requests that carry it now get 401. Its webhooks send nothing more (their pending deliveries are failed); delete them from their pages.',
   'key-already-revoked': 'That key was already revoked.',
+  'key-budget-set': 'The key’s audit budget is saved. It applies from the key’s next request; the requests it made in this window count against it.',
+  'key-budget-default': 'The key is on the default audit budget from its next request; the requests it made in this window count against it.',
   'webhook-deleted': 'The webhook is deleted, with its pending deliveries and its attempts.',
 } as const;
 export type NoticeId = keyof typeof NOTICES;
@@ -58,6 +61,8 @@ export interface OverviewPage extends PageBase {
   /** An admin's sections: a member gets neither the report form nor the API keys. */
   admin?: {
     keys: KeyView[];
+    /** The default audit budget (AUDIT_RATE_LIMIT per AUDIT_RATE_WINDOW_SECONDS), which keys' own budgets replace. */
+    budget: RateLimitPolicy;
     /** The create-key form's submission id (see keys/keys.ts, keyIdOf). */
     formOnce: string;
     report: ReportForm;
@@ -72,6 +77,7 @@ export const renderOverview = template<OverviewPage>(import.meta.dirname, 'overv
 /** The overview's data; `extra` is a notice or the report form's refusal (report/report.ts). */
 export async function overviewPage(
   db: Kysely<Database>,
+  budget: RateLimitPolicy,
   session: AdminSession,
   extra: { notice?: string; report?: ReportForm } = {},
 ): Promise<OverviewPage> {
@@ -104,13 +110,15 @@ export async function overviewPage(
       }),
     })),
     tickets: tickets.map(ticketView),
-    ...(admin ? { admin: { keys: keys.map(keyView), formOnce: newFormOnce(), report: extra.report ?? { target: '' } } } : {}),
+    ...(admin
+      ? { admin: { keys: keys.map((key) => keyView(key, budget.limit)), budget, formOnce: newFormOnce(), report: extra.report ?? { target: '' } } }
+      : {}),
   };
 }
 
 const OverviewQuery = Type.Object({ notice: Type.Optional(Type.String({ maxLength: 50 })) });
 
-export function overviewPages(app: FastifyInstance, { db, guard }: DashboardContext) {
+export function overviewPages(app: FastifyInstance, { db, config, guard }: DashboardContext) {
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/',
     {
@@ -121,8 +129,8 @@ export function overviewPages(app: FastifyInstance, { db, guard }: DashboardCont
         summary: 'Dashboard overview',
         description:
           'Every key’s webhooks with their latest attempt, the newest audit per origin and pillar (linking the audit and the ' +
-          'origin’s history), the open remediation tickets, and for admins the report form and the API keys with create and ' +
-          'revoke forms. A member sees no API key, no report form and no form that changes anything, and of each webhook ' +
+          'origin’s history), the open remediation tickets, and for admins the report form and the API keys, each with its audit ' +
+          'budget, with create, revoke and budget forms. A member sees no API key, no report form and no form that changes anything, and of each webhook ' +
           'only the origin of its destination (a receiver’s secret often sits in the path or query), without its owner key ' +
           'or a link to its page.',
         querystring: OverviewQuery,
@@ -132,7 +140,7 @@ export function overviewPages(app: FastifyInstance, { db, guard }: DashboardCont
     async (request, reply) => {
       const notice = request.query.notice;
       const known = notice !== undefined && Object.hasOwn(NOTICES, notice) ? NOTICES[notice as NoticeId] : undefined;
-      return page(reply, 200, renderOverview(await overviewPage(db, request.dashboardSession!, known ? { notice: known } : {})));
+      return page(reply, 200, renderOverview(await overviewPage(db, config.rateLimit, request.dashboardSession!, known ? { notice: known } : {})));
     },
   );
 }

@@ -13,7 +13,7 @@ import { overviewPage, renderOverview } from '../overview/overview.ts';
 
 const ReportQuery = Type.Object({ target: Type.String({ maxLength: 2048, description: 'A domain (example.com) or a URL on the site.' }) });
 
-export function reportPages(app: FastifyInstance, { db, guard }: DashboardContext) {
+export function reportPages(app: FastifyInstance, { db, config, guard }: DashboardContext) {
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/report',
     {
@@ -37,7 +37,7 @@ export function reportPages(app: FastifyInstance, { db, guard }: DashboardContex
     async (request, reply) => {
       const session = request.dashboardSession!;
       const target = request.query.target.trim();
-      const refused = async (status: 400 | 404, error: string) => page(reply, status, renderOverview(await overviewPage(db, session, { report: { target, error } })));
+      const refused = async (status: 400 | 404, error: string) => page(reply, status, renderOverview(await overviewPage(db, config.rateLimit, session, { report: { target, error } })));
       // The same steps as GET /api/v1/audit/report; `domain` and `url` are parsed alike there.
       const parsed = parseReportTarget({ url: target });
       if (!parsed.ok) return refused(400, `Enter a domain such as example.com or an https URL: this one ${Object.values(parsed.errors)[0]}.`);

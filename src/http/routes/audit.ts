@@ -13,7 +13,7 @@ import { AnalysisCancelledError, AnalysisFailedError } from '../../audit/wcag/in
 import { AnalysisAbandonedError, AnalysisQueueFullError, AnalysisTimeoutError } from '../../audit/analysis/pool.ts';
 import { AuditResponse, toAuditResponse } from '../audit-response.ts';
 import { ErrorBody, FieldErrorsBody, fieldErrors } from '../errors.ts';
-import { RATE_LIMIT_HEADERS, RATE_LIMIT_POLICY_HEADER, RETRY_AFTER_HEADER, withHeaders } from '../openapi.ts';
+import { AUDIT_DEFAULT_POLICY_HEADER, AUDIT_RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER, withHeaders } from '../openapi.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import { RateLimitedBody, rateLimitHooks } from '../rate-limit-hooks.ts';
 
@@ -63,7 +63,9 @@ export function auditRoutes(deps: AuditRouteDeps) {
           description:
             'Crawls the page’s static HTML (no JavaScript), evaluates the branch’s controls and persists the audit. ' +
             'Every authenticated request takes a rate-limit slot before validation, so 400, 422 and 502 answers count too. ' +
-            'Every answer after authentication carries RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and RateLimit-Policy. ' +
+            'Every answer after authentication carries RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and RateLimit-Policy, each with the ' +
+            'key’s own audit budget when it has one (set with `keys set-rate-limit` or in the dashboard), else AUDIT_RATE_LIMIT; a 401 carries ' +
+            'RateLimit-Policy only, with the default. ' +
             'The privacy branch follows the selected policy link (an http:// link as https://): an HTTP error, an empty page, or a link or redirect to an address ' +
             'the service cannot reach or does not fetch (a refused address and a name that does not resolve, or not in time, read the same) fails ' +
             'privacy.privacy-policy-reachable; a timeout, connection or TLS failure once the name resolved is inconclusive. ' +
@@ -79,17 +81,17 @@ export function auditRoutes(deps: AuditRouteDeps) {
           security: [{ apiKey: [] }],
           body: AuditRequestBody,
           response: {
-            201: withHeaders(AuditResponse, RATE_LIMIT_HEADERS),
+            201: withHeaders(AuditResponse, AUDIT_RATE_LIMIT_HEADERS),
             400: withHeaders(
               Type.Object(FieldErrorsBody.properties, {
                 description: 'The body breaks the contract (e.g. `standard` with a branch other than `wcag`), or the URL’s host is itself non-public.',
                 examples: [{ errors: { url: 'must be an absolute https URL' } }],
               }),
-              RATE_LIMIT_HEADERS,
+              AUDIT_RATE_LIMIT_HEADERS,
             ),
             401: withHeaders(
               Type.Object(ErrorBody.properties, { description: 'X-API-Key missing, unknown or revoked.', examples: [{ error: 'invalid api key' }] }),
-              RATE_LIMIT_POLICY_HEADER,
+              AUDIT_DEFAULT_POLICY_HEADER,
             ),
             422: withHeaders(
               Type.Object({ error: Type.Literal('unreachable or blocked') }, {
@@ -99,9 +101,9 @@ export function auditRoutes(deps: AuditRouteDeps) {
                   'Nothing is persisted.',
                 examples: [{ error: 'unreachable or blocked' }],
               }),
-              RATE_LIMIT_HEADERS,
+              AUDIT_RATE_LIMIT_HEADERS,
             ),
-            429: withHeaders(RateLimitedBody, { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER }),
+            429: withHeaders(RateLimitedBody, { ...AUDIT_RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER }),
             502: withHeaders(
               Type.Object({ error: Type.Literal('analysis failed') }, {
                 description:
@@ -111,7 +113,7 @@ export function auditRoutes(deps: AuditRouteDeps) {
                   'The body never says why; the operator log does (never the AI key).',
                 examples: [{ error: 'analysis failed' }],
               }),
-              RATE_LIMIT_HEADERS,
+              AUDIT_RATE_LIMIT_HEADERS,
             ),
             503: withHeaders(
               Type.Object({ error: Type.Literal('service unavailable') }, {
@@ -122,7 +124,7 @@ export function auditRoutes(deps: AuditRouteDeps) {
                   'and no event is queued (Retry-After 5; see the README on database faults).',
                 examples: [{ error: 'service unavailable' }],
               }),
-              { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER },
+              { ...AUDIT_RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER },
             ),
           },
         },
