@@ -25,6 +25,7 @@ import { sql, type Kysely } from 'kysely';
 import { PREPARED } from '../db/prepared.ts';
 import type { Database } from '../db/schema.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { wakeableSleep } from '../wakeable-sleep.ts';
 import type { SafeFetcher } from '../net/safe-fetch.ts';
 import { FAILURE_REASONS, postWebhook, type PostOutcome } from './outbound.ts';
 import { signFailureEvent, type StoredEvent } from './signing.ts';
@@ -351,8 +352,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       records++;
       // Recorded tries no longer count against their destination's and key's bounds: a claim
       // that came back short because of them may now get more, so the loop claims again at once.
-      woken = true;
-      wake?.();
+      wake();
       pump();
       flush();
       signalChange();
@@ -436,25 +436,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
 
   let stopping = false;
   let running: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
-  let woken = false;
-
-  function sleep(ms: number): Promise<void> {
-    if (woken) {
-      woken = false;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        woken = false;
-        resolve();
-      }
-      wake = done;
-    });
-  }
+  const { sleep, wake } = wakeableSleep();
 
   async function loop(): Promise<void> {
     // Claims that fail because the database is away are logged once when the outage starts and
@@ -496,8 +478,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       running = loop();
     },
     notify() {
-      woken = true;
-      wake?.();
+      wake();
     },
     async drain() {
       let total = 0;
@@ -521,7 +502,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     },
     async stop() {
       stopping = true;
-      wake?.();
+      wake();
       flush();
       signalChange();
       await running;

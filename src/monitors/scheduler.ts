@@ -18,6 +18,7 @@ import { failureReason, FAILURE_REASONS, nonSuccessReason } from '../alerts/outb
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { wakeableSleep } from '../wakeable-sleep.ts';
 import { OutboundError } from '../net/safe-fetch.ts';
 import { auditOfSlot, claimDueSlots, finishSlot, nextDueAt, postponeSlot, type ClaimedSlot, type MonitorRun } from './store.ts';
 
@@ -148,29 +149,10 @@ export function createMonitorScheduler(options: SchedulerOptions): MonitorSchedu
   const running = new Set<Promise<void>>();
   let stopping = false;
   let loopDone: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
-  let woken = false;
-
-  function sleep(ms: number): Promise<void> {
-    if (woken) {
-      woken = false;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, Math.max(0, ms));
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        woken = false;
-        resolve();
-      }
-      wake = done;
-    });
-  }
+  const { sleep, wake } = wakeableSleep();
 
   function notify(): void {
-    woken = true;
-    wake?.();
+    wake();
   }
 
   /** Claims as many due slots as this process has room for and starts them; how many were claimed. */
@@ -244,7 +226,7 @@ export function createMonitorScheduler(options: SchedulerOptions): MonitorSchedu
     },
     async stop() {
       stopping = true;
-      wake?.();
+      wake();
       await loopDone;
       await Promise.all(running);
     },
