@@ -3,7 +3,7 @@
 // loses no slot and doubles none (its claims are taken over after their lease; a slot whose audit
 // it had stored is not audited again). PostgreSQL only (TEST_DATABASE_URL).
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,9 +14,9 @@ import { createApiKey } from '../../src/auth/api-keys.ts';
 import { openTestDatabase, usingPostgres, type TestDatabase } from '../support/db.ts';
 import { startHttpsFixture, type Fixture } from '../support/https-fixture.ts';
 import { makeTestPki } from '../support/tls.ts';
+import { startWorkerProcess, stopWorkerProcess, type WorkerProcess } from '../support/worker-process.ts';
 
 const skip = usingPostgres ? false : 'PostgreSQL only (TEST_DATABASE_URL): worker processes need a shared server';
-const main = path.resolve(import.meta.dirname, '../../src/main.ts');
 const HOST = 'monitored.test';
 const PAGE = '<!doctype html><html lang="en"><head><title>Page</title></head><body><main><h1>Page</h1><img src="a.png"></main></body></html>';
 
@@ -46,46 +46,17 @@ after(async () => {
   await database.close();
 });
 
-async function startWorker(env: Record<string, string> = {}): Promise<ChildProcess & { output: () => string }> {
-  const child = spawn(process.execPath, [main, 'worker'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATABASE_URL: database.connectionString!,
-      LOG_LEVEL: 'info',
-      AUDIT_RESOLVE: `${HOST}=127.0.0.1`,
-      AUDIT_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
-      // Loopback on purpose: the fixture listens on 127.0.0.1.
-      AUDIT_ALLOW_PRIVATE_NETWORKS_UNSAFE: 'true',
-      NODE_EXTRA_CA_CERTS: caFile,
-      AUDIT_MONITOR_POLL_INTERVAL_MS: '50',
-      AUDIT_MONITOR_CONCURRENCY: '8',
-      ...env,
-    },
+const startWorker = (env: Record<string, string> = {}): Promise<WorkerProcess> =>
+  startWorkerProcess({
+    connectionString: database.connectionString!,
+    host: HOST,
+    caFile,
+    ready: 'monitor scheduler started',
+    env: { AUDIT_MONITOR_POLL_INTERVAL_MS: '50', AUDIT_MONITOR_CONCURRENCY: '8', ...env },
+    children,
   });
-  children.add(child);
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start: ${output}`)), 30_000);
-    child.stdout!.on('data', () => {
-      if (output.includes('monitor scheduler started')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`worker exited with ${code}: ${output}`)));
-  });
-  return Object.assign(child, { output: () => output });
-}
 
-async function stopWorker(child: ChildProcess): Promise<number | null> {
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  child.kill('SIGTERM');
-  const code = await exited;
-  children.delete(child);
-  return code;
-}
+const stopWorker = (child: ChildProcess) => stopWorkerProcess(child, children);
 
 async function until(what: string, check: () => Promise<boolean>, ms = 120_000): Promise<void> {
   const deadline = Date.now() + ms;
