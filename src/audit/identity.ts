@@ -45,9 +45,20 @@
 // identity_appearances) keep the old ones: bump IDENTITY_VERSION, so that an old and a new identity
 // never meet as equal by chance, and expect the first comparison per page to show all as fixed and new.
 // A namespace import: `hash` is missing before Node 20.12, where a named import would not link.
+// It imports nothing else of the service, not even types: the CI client (packages/check) compiles
+// this file alone, so the findings it reads are described here by the fields the comparison uses.
 import * as nodeCrypto from 'node:crypto';
-import type { Severity } from './control.ts';
-import type { Finding } from './findings.ts';
+
+type Severity = 'error' | 'warning';
+
+/** The fields of a finding (src/audit/findings.ts, or an audit as the API returns it) read here. */
+export interface ComparedFinding {
+  control: string;
+  status: 'fail' | 'inconclusive';
+  severity: Severity;
+  location?: { selector: string; snippet: string };
+  occurrences?: readonly { rule: string; selector: string; snippet: string }[];
+}
 
 /** Part of every identity's hash input: a new normalisation must not meet old identities as equal. */
 export const IDENTITY_VERSION = 1;
@@ -139,7 +150,7 @@ export function identityOf(control: string, rule: string | null, selector: strin
  * occurrence, else they are ignored), which spares hashing them again.
  */
 export function failedOccurrences(
-  findings: readonly Pick<Finding, 'control' | 'status' | 'severity' | 'location' | 'occurrences'>[],
+  findings: readonly ComparedFinding[],
   stored?: readonly string[],
 ): FailedOccurrence[] {
   const found: Omit<FailedOccurrence, 'identity'>[] = [];

@@ -1,5 +1,5 @@
 // Test databases. On PostgreSQL (TEST_DATABASE_URL set) each test file gets its own schema on the
-// shared server. On PGlite each gets an in-memory copy of one migrated template, because creating
+// shared server, dropped when the whole run ends (see dropRunSchemas). On PGlite each gets an in-memory copy of one migrated template, because creating
 // a PGlite database takes seconds while loading a dumped one takes a fraction of a second.
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -47,7 +47,8 @@ export interface TestDatabase extends DatabaseHandle {
 export async function openTestDatabase(): Promise<TestDatabase> {
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
-    const schema = `test_${randomBytes(6).toString('hex')}`;
+    const run = process.env[RUN_ENV];
+    const schema = `test_${run ?? 'solo'}_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`create schema ${schema}`);
@@ -61,14 +62,63 @@ export async function openTestDatabase(): Promise<TestDatabase> {
       connectionString: `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
       async close() {
         await handle.close();
-        const dropper = new pg.Client({ connectionString: url });
-        await dropper.connect();
-        await dropper.query(`drop schema ${schema} cascade`);
-        await dropper.end();
+        // Within a run the global teardown drops the schema: see dropRunSchemas.
+        if (run === undefined) await dropSchemas(url, [schema]);
       },
     };
   }
   const template = await ensurePgliteTemplate();
   const pglite = await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(template)]) });
   return wrapPglite(pglite);
+}
+
+/**
+ * A schema dropped while another test file migrates fails that migration: Kysely's migrator lists
+ * the tables of every schema (`has_schema_privilege(nspname, …)` per row), and a schema that
+ * vanishes between the listing's snapshot and that lookup is an error ("schema … does not exist").
+ * So within a run no schema is dropped until every file is done: the global setup names the run
+ * (its process id, which every test file's process inherits in this variable) and the global
+ * teardown drops the run's schemas, with those of earlier runs whose process is gone.
+ */
+const RUN_ENV = 'AUDIT_TEST_SCHEMA_RUN';
+
+export function nameSchemaRun(): void {
+  process.env[RUN_ENV] = String(process.pid);
+}
+
+export async function dropRunSchemas(): Promise<void> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) return;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ nspname: string }>(`select nspname from pg_namespace where nspname like 'test\\_%'`);
+    const over = rows.map((row) => row.nspname).filter((name) => {
+      const owner = /^test_(\d+)_[0-9a-f]+$/.exec(name)?.[1];
+      return owner !== undefined && (owner === String(process.pid) || !processAlive(Number(owner)));
+    });
+    await dropSchemas(url, over);
+  } finally {
+    await client.end();
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function dropSchemas(url: string, schemas: string[]): Promise<void> {
+  if (schemas.length === 0) return;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const schema of schemas) await client.query(`drop schema if exists ${schema} cascade`);
+  } finally {
+    await client.end();
+  }
 }
