@@ -74,3 +74,31 @@ export interface RunResult {
   pages: PageResult[];
   exitCode: 0 | 1 | 2 | 3;
 }
+
+/** What the command line asks of a run (src/cli.ts parses it; src/run.ts performs it). */
+export interface RunOptions {
+  /** The service's base URL, e.g. `https://audit.example.com` (no trailing slash). */
+  server: string;
+  /** From AUDIT_API_KEY only, never a flag. */
+  apiKey: string;
+  /** The pages, in the order given, each audited through every branch. */
+  urls: string[];
+  branches: Branch[];
+  standard?: string;
+  includeWarnings: boolean;
+  /** Audits in flight at once (1–32). */
+  concurrency: number;
+  failOn: FailOn;
+  /** Identities per `${branch} ${url}` key, from `--baseline FILE` (src/baseline.ts). */
+  baseline?: { file: string; identities: Map<string, Set<string>> };
+}
+
+/** Where a run writes what a person watches: progress and warnings go to stderr, never stdout. */
+export interface RunIO {
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  /** Injectable for tests: `globalThis.fetch` by default. */
+  fetch?: typeof fetch;
+  /** Injectable for tests: the wait between a 429/503 and the retry. */
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => Date;
+}
