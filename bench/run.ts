@@ -36,6 +36,10 @@
 // 6. Changes (bench/changes-bench.ts): GET /api/v1/audits/{id}/changes on audits with 50
 //    occurrences in each of 25 criteria, next to the audit's read-back; goal p50 under 20 ms.
 //
+// 7. The CI client (bench/check-bench.ts): `check` over 200 corpus pages against the service in its
+//    own process, next to a bare concurrent loop of the same audits; goal: the client costs under
+//    10% over the loop. Reports pages per second and the client's peak RSS.
+//
 // Without the shared corpora (a fresh clone has no ../shared) part 1 cannot run: it is reported as
 // missing, part 2 runs on generated pages, and the process exits 1 so nobody takes the run as whole.
 import fs from 'node:fs';
@@ -68,6 +72,7 @@ import { makeTestPki } from '../test/support/tls.ts';
 import { CORPORA, loadCorpusPages } from '../test/support/corpus-pages.ts';
 import { missingShared } from '../test/support/shared.ts';
 import { benchChanges } from './changes-bench.ts';
+import { benchCheck } from './check-bench.ts';
 import { benchMonitors } from './monitors-bench.ts';
 import { benchReport } from './report-bench.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
@@ -518,6 +523,7 @@ const monitors = process.env.BENCH_SKIP_MONITORS
   ? undefined
   : await benchMonitors(pages, { monitors: MONITORS, concurrency: E2E_CONCURRENCY, openDatabase: openBenchDatabase, serviceEnv: SERVICE_ENV });
 const changes = process.env.BENCH_SKIP_CHANGES ? undefined : await benchChanges(openBenchDatabase, process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite');
+const check = process.env.BENCH_SKIP_CHECK ? undefined : await benchCheck(pages, { pages: 200, concurrency: E2E_CONCURRENCY, rounds: 3 });
 const report = process.env.BENCH_SKIP_REPORT ? undefined : await benchReport(openBenchDatabase, process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite');
 
 for (const [branch, result] of Object.entries(analysis)) {
@@ -610,8 +616,18 @@ if (changes) {
       `${fmt(changes.changedP50, 1)} ms changed page (new, fixed, regressed); the audit's read-back ${fmt(changes.readBackP50, 1)} ms; goal < 20 ms: ${changes.meetsGoal ? 'met' : 'NOT met'}`,
   );
 }
+if (check) {
+  console.log(`\ncheck client: ${check.pages} pages, concurrency ${check.concurrency}, ${check.rounds} rounds (service in its own process, the key's own budget)`);
+  console.table({
+    'bare concurrent loop (POST, read JSON)': { 'pages/s': fmt(check.loopPagesPerSecond, 1), 'seconds per round': check.loopSeconds.map((s) => fmt(s, 1)).join(', ') },
+    'check (packed build, own process)': { 'pages/s': fmt(check.checkPagesPerSecond, 1), 'seconds per round': check.checkSeconds.map((s) => fmt(s, 1)).join(', ') },
+  });
+  console.log(
+    `check: median round ${fmt(check.ratio)}× the loop (goal < 1.10: ${check.ratio < 1.1 ? 'met' : 'NOT met'}); client peak RSS ${check.checkPeakRssMB === null ? 'unknown' : `${fmt(check.checkPeakRssMB, 0)} MB`}`,
+  );
+}
 const file = path.join(root, 'bench/results', `${new Date().toISOString().replaceAll(':', '-')}.json`);
-fs.writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, analysis, wcag: wcagExtras, pathological, e2e, craftedE2e, webhooks, monitors, changes, report }, null, 2)}\n`);
+fs.writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, analysis, wcag: wcagExtras, pathological, e2e, craftedE2e, webhooks, monitors, changes, report, check }, null, 2)}\n`);
 console.log(`written ${path.relative(root, file)}`);
 if (corporaMissing) {
   console.error(`incomplete run: the analysis part needs ${CORPORA.join(' and ')} from the shared folder`);
