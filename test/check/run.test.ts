@@ -79,7 +79,7 @@ test('results come in URL order, then branch order, whatever order the audits fi
   assert.equal(result.server, check.base);
   assert.equal(result.failOn, 'error');
   assert.ok(Date.parse(result.startedAt) <= Date.parse(result.finishedAt));
-  // The slow page finished last, yet its lines say so in finishing order and its results come first.
+  // Progress lines come in finishing order, one per page and branch.
   const lines = err.text().trim().split('\n');
   assert.equal(lines.length, 6);
   assert.match(lines.at(-1)!, /^\[6\/6\] /);
@@ -221,6 +221,23 @@ test('a refused key (401) stops the run at once: nothing more is sent, every pag
   assert.ok(err.text().includes(UNAUTHORIZED_MESSAGE));
 });
 
+test('a 401 while the run waits out a 429 ends the run at once, without waiting out the pause', async () => {
+  const started = Date.now();
+  const scripted = scriptedFetch([
+    () => jsonResponse(429, { error: 'rate limit exceeded', retryAfterSeconds: 100 }, { 'retry-after': '100' }),
+    () => jsonResponse(401, { error: 'invalid api key' }),
+  ]);
+  const err = plain();
+  // No injected sleep: the real one, which the stop must cut short (or the test would take 100 s).
+  const result = await runCheck(runOptions(check, { urls: ['/clean', '/fail', '/clean?3'].map((p) => check.pageUrl(p)), concurrency: 2 }), { stderr: err.stream, fetch: scripted.fetch });
+  assert.ok(Date.now() - started < 2000);
+  assert.equal(scripted.calls(), 2);
+  assert.deepEqual(result.pages.map((p) => p.notAudited?.status), [401, 401, 401]);
+  assert.equal(result.exitCode, 3);
+  assert.match(err.text(), /^waiting 100s \(rate limited\)$/m);
+  assert.ok(err.text().includes(UNAUTHORIZED_MESSAGE));
+});
+
 describe('a server that cannot be reached or never answers: not audited, quickly', () => {
   const cases = [
     { name: 'nothing listens (connection refused)', start: async () => ({ url: await closedPort(), close: async () => {} }), reason: 'server unreachable' },
@@ -253,6 +270,7 @@ describe('answers that are not an audit', () => {
     ['502 analysis failed', () => jsonResponse(502, { error: 'analysis failed' }), { status: 502, reason: 'analysis failed' }],
     ['502 from a proxy, in HTML', () => new Response('<h1>Bad Gateway</h1>', { status: 502 }), { status: 502, reason: 'the service answered HTTP 502' }],
     ['500 with JSON', () => jsonResponse(500, { error: 'internal error' }), { status: 500, reason: 'internal error' }],
+    ['422 with an endless error text, cut', () => jsonResponse(422, { error: 'x'.repeat(5000) }), { status: 422, reason: `${'x'.repeat(300)}…` }],
     ['a redirect (never followed)', () => new Response(null, { status: 308, headers: { location: 'https://elsewhere.example/' } }), { status: 308, reason: 'the service answered with a redirect (HTTP 308): check the server URL' }],
   ];
   for (const [name, answer, notAudited] of cases) {
@@ -332,6 +350,7 @@ describe('progress', () => {
       fetch: async (input, init) => (JSON.parse(String(init?.body)).url === url ? jsonResponse(422, { error: hostile }) : fetch(input, init)),
     });
     const text = err.text();
+    assert.equal(result.pages[0]!.notAudited!.reason, '\\u001b[31mred\\u202eevil\\u0007', 'kept escaped for every reporter too');
     assert.equal(text, `[1/2] wcag ${check.pageUrl('/clean')}?q=\\u202eabc: not audited: \\u001b[31mred\\u202eevil\\u0007\n[2/2] wcag ${check.pageUrl('/fail')}: 2 errors, 1 warning\n`);
     assert.equal(result.exitCode, 3);
   });

@@ -1,9 +1,10 @@
 // One `POST /api/v1/audit` and what its answer means for the run: an audit, a wait and retry
 // (429, 503), a refused key (401), or a page that was not audited and why. Every request is
 // bounded by a timeout that covers the answer's body too, so a server that never answers cannot
-// hang the run. Reasons carry the service's own error text or a plain phrase, never an error code
-// or an address.
+// hang the run. Reasons carry the service's own error text (bounded, controls and bidi characters
+// escaped) or a plain phrase, never an error code or an address.
 import type { ApiAudit, Branch } from './model.ts';
+import { terminalSafe } from './progress.ts';
 
 export type AuditOutcome =
   | { kind: 'audited'; audit: ApiAudit }
@@ -36,7 +37,7 @@ export interface RequestContext {
 export const MAX_WAIT_MS = 120_000;
 /** The wait when an answer names none. */
 export const DEFAULT_WAIT_MS = 5_000;
-/** A service error text is cut to this many characters. */
+/** A service error text is cut to this many characters (and its controls and bidi characters escaped). */
 const MAX_REASON = 300;
 
 export function auditBody(request: AuditRequest): string {
@@ -144,8 +145,9 @@ function fieldErrors(body: unknown): string | undefined {
   return parts.length === 0 ? undefined : cut(parts.join('; '));
 }
 
+/** Text from the network as a reason: bounded, and safe to print wherever a reporter prints it. */
 function cut(text: string): string {
-  return text.length > MAX_REASON ? `${text.slice(0, MAX_REASON)}…` : text;
+  return terminalSafe(text.length > MAX_REASON ? `${text.slice(0, MAX_REASON)}…` : text);
 }
 
 /** "server unreachable", with "TLS failure" when the connection failed on the certificate. */
