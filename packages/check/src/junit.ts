@@ -20,7 +20,7 @@
 //
 // Names: a suite is `<branch> <url>` (the URL as requested); a testcase's classname is
 // `<branch>.<url>`, stable and dotted; its name is the control's requirement, which for WCAG
-// already starts with the criterion ("1.1.1 Non-text Content"), else `<control> <requirement>`.
+// already starts with the criterion ("1.1.1 Non-text Content"), else `<control>: <requirement>`.
 // Times: the run's duration on <testsuites>; an audit's duration is not measured per page, so
 // suites and cases say time="0". Timestamps are UTC written as the JUnit XSD's xs:dateTime
 // without a zone (`2025-03-01T10:00:00`), which every consumer reads.
@@ -108,7 +108,7 @@ function describeOccurrence(o: FailedOccurrence, note = ''): string {
 function controlName(control: ApiControl): string {
   const requirement = control.requirement.trim();
   if (requirement === '') return control.control;
-  return requirement.startsWith(control.control) ? requirement : `${control.control} ${requirement}`;
+  return requirement.startsWith(control.control) ? requirement : `${control.control}: ${requirement}`;
 }
 
 /** The controls of an audit as testcases: every checked control, then any failing control the list lacks (never seen; kept so no failure is lost). */
