@@ -30,6 +30,9 @@
 // - `invocations[0]`: the run's times and exit code; `executionSuccessful` is false when a page
 //   was not audited, and each such page is a `toolExecutionNotifications` entry (level error).
 // - Deterministic: pages, occurrences and rules in run order, keys in a fixed order, no clock.
+// - No `automationDetails`: GitHub's upload-sarif keeps a run's own `automationDetails.id` over its
+//   `category` input, so writing one would stop users from separating uploads (one job per
+//   branch, say) by category. (Azure DevOps' GHAzDO rules ask for it: GHAzDO1014.)
 import type { FailedOccurrence } from '../../../src/audit/identity.ts';
 import type { ApiAudit, ApiControl, Branch, PageResult, RunResult } from './model.ts';
 
