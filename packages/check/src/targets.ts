@@ -38,9 +38,9 @@ export interface TargetIO {
 
 const MAX_URL_LENGTH = 2048;
 
-/** A text quoted in a message: cut, so one huge line does not flood the terminal. */
+/** A text quoted in a message, cut so one huge line does not flood the terminal (the message is escaped where it is printed). */
 function quoted(text: string): string {
-  return JSON.stringify(text.length > 200 ? `${text.slice(0, 199)}…` : text);
+  return `"${text.length > 200 ? `${text.slice(0, 199)}…` : text}"`;
 }
 
 /** A page URL as the service takes it (absolute https, no user-info, ≤ 2048 characters), normalised; else a UsageError naming `where`. */
