@@ -110,6 +110,11 @@ test('summaryText: at most 20 failures listed per page, the rest counted', () =>
   assert.equal(summaryText(runOf([auditedPage('https://a.test/', 'wcag', [many])]), { maxListed: 2 }).split('\n').filter((l) => l.startsWith('    - ')).length, 2);
 });
 
+test('summaryText: a finding without an element shows its evidence, escaped', () => {
+  const policy: ApiFinding = { control: 'privacy.privacy-policy-link', status: 'fail', severity: 'error', evidence: 'no link\u001b[2J to a privacy policy' };
+  assert.match(summaryText(runOf([auditedPage('https://a.test/', 'privacy', [policy])])), /\n {4}- privacy\.privacy-policy-link error  no link\\x1b\[2J to a privacy policy\n/);
+});
+
 test('summaryText: a finding without occurrences (privacy) shows its control and location', () => {
   const cookie: ApiFinding = { control: 'PRIV-COOKIE-1', status: 'fail', severity: 'error', evidence: 'x', location: { selector: 'script#ga', snippet: '<script id="ga">' } };
   assert.match(summaryText(runOf([auditedPage('https://a.test/', 'privacy', [cookie])])), /\n {4}- PRIV-COOKIE-1 error  script#ga  <script id="ga">\n/);

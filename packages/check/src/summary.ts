@@ -60,17 +60,19 @@ function pageBlock(page: PageResult, failOn: FailOn, options: Required<SummaryOp
   const extra = page.newOccurrences === undefined || failOn === 'new' ? '' : `, ${page.newOccurrences.length} new`;
   const lines = [`${over > 0 ? 'FAIL' : 'ok  '} ${head}: ${counts}${over > 0 ? `; ${over} over the threshold` : ''}${extra}`];
   const listed = page.overThreshold.slice(0, options.maxListed);
-  for (const o of listed) lines.push(occurrenceLine(o, options.snippetLength));
+  for (const o of listed) lines.push(occurrenceLine(o, options.snippetLength, page.audit.findings[o.finding]?.evidence));
   if (over > listed.length) lines.push(`      … and ${over - listed.length} more (all of them in --json, --junit or --sarif)`);
   if (page.dashboardUrl !== undefined) lines.push(`      ${terminalText(page.dashboardUrl)}`);
   return lines;
 }
 
-function occurrenceLine(o: FailedOccurrence, max: number): string {
+/** One failure: control, severity, rule, selector and snippet; the finding's evidence when it has no element. */
+function occurrenceLine(o: FailedOccurrence, max: number, evidence: string | undefined): string {
   const parts = [`${terminalText(o.control)} ${o.severity}`];
   if (o.rule !== null) parts.push(terminalText(o.rule));
   if (o.selector !== null) parts.push(shown(o.selector, max));
   if (o.snippet !== null) parts.push(shown(o.snippet, max));
+  if (o.selector === null && o.snippet === null && typeof evidence === 'string') parts.push(shown(evidence, max));
   return `    - ${parts.join('  ')}`;
 }
 
