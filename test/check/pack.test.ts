@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -46,7 +46,7 @@ before(async () => {
   const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: packageDir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   packed = (JSON.parse(out.slice(out.indexOf('[\n'))) as (typeof packed)[])[0]!;
   install = path.join(work, 'install');
-  await import('node:fs/promises').then((fs) => fs.mkdir(install));
+  await mkdir(install);
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--offline', path.join(work, packed.filename)], { cwd: install, env, stdio: ['ignore', 'pipe', 'pipe'] });
   bin = path.join(install, 'node_modules/.bin/check');
 });
