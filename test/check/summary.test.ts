@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import { failedOccurrences } from '../../src/audit/identity.ts';
 import { jsonReport } from '../../packages/check/src/json-report.ts';
 import type { ApiFinding } from '../../packages/check/src/model.ts';
-import { exitReason, summaryText, terminalText, truncate } from '../../packages/check/src/summary.ts';
+import { exitReason, summaryText, truncate } from '../../packages/check/src/summary.ts';
+import { terminalText } from '../../packages/check/src/terminal-text.ts';
 import { auditedPage, contrast, emptyHeading, inconclusive, notAuditedPage, runOf } from './support-hand-made.ts';
 
 const escapes: [name: string, text: string, shown: string][] = [

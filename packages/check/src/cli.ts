@@ -16,7 +16,8 @@ import { EXIT } from './model.ts';
 import type { RunIO, RunOptions, RunResult } from './model.ts';
 import { runCheck } from './run.ts';
 import { sarifReport } from './sarif.ts';
-import { summaryText, terminalText } from './summary.ts';
+import { summaryText } from './summary.ts';
+import { terminalText } from './terminal-text.ts';
 import { resolveTargets, SitemapUnreachable } from './targets.ts';
 
 export interface CliIO extends RunIO {

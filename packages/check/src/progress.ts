@@ -2,8 +2,9 @@
 // ten times a second), with a bar, pages done of all, and the current wait when the service asked
 // the run to pause. Elsewhere (a CI log): one plain line per finished page and branch, and one
 // when a wait begins. Every text that came from the network (the service's error text, a URL read
-// from a sitemap) goes through `terminalSafe` before it is printed.
+// from a sitemap) goes through `terminalText` before it is printed.
 import type { PageResult } from './model.ts';
+import { terminalText } from './terminal-text.ts';
 
 /** Why the run pauses: the service's rate limit (429) or its busy analysis queue (503). */
 export type WaitReason = 'rate limited' | 'service unavailable';
@@ -37,20 +38,10 @@ export const REDRAW_INTERVAL_MS = 100;
 const BAR_WIDTH = 20;
 const CLEAR_LINE = '\r\u001b[2K';
 
-// C0 and C1 controls and DEL (escape sequences, carriage returns, backspaces), the bidirectional
-// overrides, embeddings, isolates and marks (a URL that reads backwards), and the line and
-// paragraph separators: none has a place in a progress line.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
-
-/** The text with every control, bidi and separator character written as a visible `\uXXXX` escape. */
-export function terminalSafe(text: string): string {
-  return text.replace(UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
 /** A finished page as one line, without the `[done/total]` prefix: `wcag https://x/: 2 errors, 1 warning`. */
 export function describePage(page: PageResult): string {
-  const where = `${page.branch} ${terminalSafe(page.url)}`;
-  if (page.notAudited !== undefined) return `${where}: not audited: ${terminalSafe(page.notAudited.reason)}`;
+  const where = `${page.branch} ${terminalText(page.url)}`;
+  if (page.notAudited !== undefined) return `${where}: not audited: ${terminalText(page.notAudited.reason)}`;
   const errors = page.occurrences.filter((o) => o.severity === 'error').length;
   const warnings = page.occurrences.length - errors;
   let text = `${where}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
@@ -98,7 +89,7 @@ function terminalProgress(stream: ProgressStream, total: number, now: () => numb
     let text = `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${done}/${total}`;
     if (notAudited > 0) text += `, ${notAudited} not audited`;
     if (wait !== undefined) text += `  waiting ${Math.max(0, Math.ceil((wait.until - now()) / 1000))}s (${wait.why})`;
-    const width = Math.max(20, (stream.columns ?? 80) - 1);
+    const width = Math.max(20, (stream.columns || 80) - 1);
     return text.length > width ? text.slice(0, width) : text;
   }
 

@@ -4,7 +4,6 @@
 // hang the run. Reasons carry the service's own error text (bounded, controls and bidi characters
 // escaped) or a plain phrase, never an error code or an address.
 import type { ApiAudit, Branch } from './model.ts';
-import { terminalSafe } from './progress.ts';
 
 export type AuditOutcome =
   | { kind: 'audited'; audit: ApiAudit }
@@ -145,9 +144,9 @@ function fieldErrors(body: unknown): string | undefined {
   return parts.length === 0 ? undefined : cut(parts.join('; '));
 }
 
-/** Text from the network as a reason: bounded, and safe to print wherever a reporter prints it. */
+/** Text from the network as a reason: bounded (kept raw; what prints it escapes it: terminal-text.ts). */
 function cut(text: string): string {
-  return terminalSafe(text.length > MAX_REASON ? `${text.slice(0, MAX_REASON)}…` : text);
+  return text.length > MAX_REASON ? `${text.slice(0, MAX_REASON)}…` : text;
 }
 
 /** "server unreachable", with "TLS failure" when the connection failed on the certificate. */
