@@ -60,12 +60,13 @@ What to audit:
   --standard S          WCAG21A, WCAG21AA or WCAG22AA (wcag only; the service's default
                         is WCAG21AA)
   --include-warnings    ask for warning findings too (without it only errors are
-                        requested: includeWarnings false)
+                        requested: includeWarnings false; --fail-on warning implies it)
   --concurrency N       audits in flight at once, 1-${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})
 
 When to fail:
   --fail-on LEVEL       error (default): any failed error finding
-                        warning: any failed finding, errors or warnings
+                        warning: any failed finding, errors or warnings (asks for
+                        warnings: implies --include-warnings)
                         new: any failure whose identity the baseline lacks (needs --baseline)
                         none: never fail on findings
   --baseline FILE       known failures (written by --write-baseline)
@@ -223,7 +224,8 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
     sitemaps: values.get('--sitemap') ?? [],
     maxPages: maxPagesText === undefined ? DEFAULT_MAX_PAGES : integer('--max-pages', maxPagesText, 1, MAX_MAX_PAGES),
     branches,
-    includeWarnings: flags.has('--include-warnings'),
+    // Failing on warnings needs them asked for: `--fail-on warning` alone would have nothing to fail on.
+    includeWarnings: flags.has('--include-warnings') || failOn === 'warning',
     concurrency: concurrencyText === undefined ? DEFAULT_CONCURRENCY : integer('--concurrency', concurrencyText, 1, MAX_CONCURRENCY),
     failOn,
   };
