@@ -11,7 +11,7 @@
 import type { Element } from 'domhandler';
 import type { Link, Page } from '../page.ts';
 import { corpusOf, type Corpus, type Hit } from './evidence.ts';
-import { AI_TERMS, EDITORIAL_MARK, NOT_A_NEGATION, negationFor, SYSTEM_NAME_DECLARATION, UNASSERTED, WITHOUT, findAll, type Lexeme } from './lexicon.ts';
+import { AGENCY_CREDIT, AI_TERMS, EDITORIAL_MARK, NOT_A_NEGATION, negationFor, SYSTEM_NAME_DECLARATION, UNASSERTED, WITHOUT, findAll, type Lexeme } from './lexicon.ts';
 
 export interface Section {
   /** The heading sentence, or null for a landmark's untitled start. */
@@ -391,11 +391,12 @@ const ARTICLE_TYPE = /^(?:\w*Article|BlogPosting|LiveBlogPosting|Review|OpinionN
 
 /**
  * News, reviews, opinion and blog posts: a byline or genre label in the text, or the page's own
- * metadata saying so (og:type article, an author meta, schema.org Article types). There the AI
+ * metadata saying so (og:type article, an author meta, schema.org Article types), or a news
+ * agency's credit near the start of a block ("(EFE)", "(dpa)"). There the AI
  * under discussion is usually someone else's.
  */
 function isEditorial(page: Page): boolean {
-  if (page.textBlocks.some((block) => block.text.length <= 160 && EDITORIAL_MARK.test(block.text))) return true;
+  if (page.textBlocks.some((block) => (block.text.length <= 160 && EDITORIAL_MARK.test(block.text)) || AGENCY_CREDIT.test(block.text.slice(0, 200)))) return true;
   if (page.metas.some((m) => (m.key === 'og:type' && m.content.trim().toLowerCase() === 'article') || m.key === 'author' || m.key === 'article:author')) return true;
   return page.jsonLd.some(({ data }) => jsonLdTypes(data).some((type) => ARTICLE_TYPE.test(type)));
 }

@@ -19,17 +19,17 @@ const PERSON = [
   String.raw`humans?|persons?|people|someone|somebody|real person|staff|team|teams|colleagues?|employees?|members? of (?:staff|(?:our|the) \p{L}+(?: \p{L}+)?)|human agents?|live agents?|(?:customer (?:service|care|support)|support|service) (?:agents?|team|staff|desk)`,
   String.raw`advis[eo]rs?|officers?|specialists?|experts?|editors?|sub${H}editors?|reviewers?|moderators?|clinicians?|doctors?|gps?|nurses?|radiologists?|radiographers?|dermatologists?|pharmacists?|vets?|veterinar\p{L}*|lawyers?|solicitors?|attorneys?|paralegals?|counsel|brokers?|underwriters?|(?:claims? )?handlers?|caseworkers?|case workers?|recruiters?|hiring managers?|teachers?|invigilators?|examiners?|assessors?|graders?|planners?|engineers?|technicians?|analysts?|consultants?|managers?|supervisors?|representatives?|operators?|cartographers?|translators?|journalists?|surveyors?|valuers?|inspectors?|auditors?|approvers?|pathologists?|agronomists?|committee|panel`,
   // German
-  String.raw`mensch\p{L}*|person(?:en)?|mitarbeiter\p{L}*|sachbearbeiter\p{L}*|berater(?:in|innen|n)?|kolleg\p{L}*|ärzt\p{L}*|arzt|redaktion|redakteur\p{L}*|expert(?:e|en|in|innen)|fachleute|fachkr(?:aft|äfte)|(?:übungs|team|abteilungs|bereichs|kurs|studien|schicht)leitung\p{L}*|prüfer(?:in|innen|n)?|gutachter\p{L}*|lehrkr(?:aft|äfte)|lehrende\p{L}*|lehrer\p{L}*|pflegekr(?:aft|äfte)|jurist\p{L}*|anwält\p{L}*|anwalt|ansprechpartner\p{L}*|kundenservice|kundendienst|techniker\p{L}*`,
+  String.raw`mensch\p{L}*|person(?:en)?|mitarbeiter\p{L}*|sachbearbeiter\p{L}*|berater(?:in|innen|n)?|kolleg\p{L}*|ärzt\p{L}*|arzt|redaktion|redakteur\p{L}*|expert(?:e|en|in|innen)|fachleute|fachkr(?:aft|äfte)|(?:übungs|team|abteilungs|bereichs|kurs|studien|schicht)leitung\p{L}*|prüfer(?:in|innen|n)?|gutachter\p{L}*|lehrkr(?:aft|äfte)|lehrende\p{L}*|lehrer\p{L}*|pflegekr(?:aft|äfte)|jurist\p{L}*|anwält\p{L}*|anwalt|ansprechpartner\p{L}*|kundenservice|kundendienst|techniker\p{L}*|radiolog(?:e|en|in|innen)`,
   // French
-  String.raw`humains?|personnes?|équipes?|collaborat(?:eur|rice)s?|conseill(?:er|ère)s?|agents? humains?|membres?|employé(?:e|s|es)?|médecins?|infirmi(?:er|ère)s?|experts?|juristes?|avocat(?:e|s|es)?|chargé(?:e|s|es)?|gestionnaires?|responsables?|enseignant(?:e|s|es)?|professeur(?:e|s|es)?|correct(?:eur|rice)s?|rédact(?:eur|rice)s?|rédaction|journalistes?|technicien(?:ne|s|nes)?|opérat(?:eur|rice)s?|spécialistes?|service client`,
+  String.raw`humains?|personnes?|équipes?|collaborat(?:eur|rice)s?|conseill(?:er|ère)s?|agents? humains?|membres?|employé(?:e|s|es)?|médecins?|infirmi(?:er|ère)s?|experts?|juristes?|avocat(?:e|s|es)?|chargé(?:e|s|es)?|gestionnaires?|responsables?|enseignant(?:e|s|es)?|professeur(?:e|s|es)?|correct(?:eur|rice)s?|rédact(?:eur|rice)s?|rédaction|journalistes?|radiologues?|technicien(?:ne|s|nes)?|opérat(?:eur|rice)s?|spécialistes?|service client`,
   // Spanish
-  String.raw`human[oa]s?|personas?|equipos?|emplead[oa]s?|gestor(?:a|es|as)?|agentes? humanos?|asesor(?:a|es|as)?|médic[oa]s?|técnic[oa]s|técnico|abogad[oa]s?|especialistas?|expert[oa]s?|profesor(?:a|es|as)?|agrónom[oa]s?|peritos?|operador(?:a|es|as)?|responsables?|revisor(?:a|es|as)?|miembros?|compañer[oa]s?|atención al cliente`,
+  String.raw`human[oa]s?|personas?|equipos?|emplead[oa]s?|gestor(?:a|es|as)?|agentes? humanos?|asesor(?:a|es|as)?|médic[oa]s?|técnic[oa]s|técnico|abogad[oa]s?|especialistas?|expert[oa]s?|profesor(?:a|es|as)?|agrónom[oa]s?|radiólog[oa]s?|peritos?|operador(?:a|es|as)?|responsables?|revisor(?:a|es|as)?|miembros?|compañer[oa]s?|atención al cliente`,
   // Italian
-  String.raw`uman[oaie]|persone?|operator[ei]|operatric[ei]|personale|medic[oi]|mediche?|consulent[ei]|avvocat[oi]|perit[oi]|termograf[oi]|tecnic[oi]|espert[oi]|squadra|dipendent[ei]|colleg(?:a|hi|he)|addett[oiae]|responsabil[ei]|revisor[ei]|traduttor[ei]|traduttric[ei]|redattor[ei]|redazione|insegnant[ei]|docent[ei]|incaricat[oiae]|membr[oi]`,
+  String.raw`uman[oaie]|persone?|operator[ei]|operatric[ei]|personale|medic[oi]|mediche?|consulent[ei]|avvocat[oi]|perit[oi]|termograf[oi]|tecnic[oi]|espert[oi]|squadra|dipendent[ei]|colleg(?:a|hi|he)|addett[oiae]|responsabil[ei]|revisor[ei]|traduttor[ei]|traduttric[ei]|redattor[ei]|redazione|insegnant[ei]|docent[ei]|radiolog[oi]|radiologhe|radiologa|incaricat[oiae]|membr[oi]`,
   // Dutch
-  String.raw`mens(?:en)?|persoon|personen|medewerker\p{L}*|collega\p{L}*|adviseur\p{L}*|arts|artsen|huisarts\p{L}*|doktersassistent\p{L}*|assistente|praktijkondersteuner\p{L}*|verpleegkundige\p{L}*|specialist\p{L}*|deskundige\p{L}*|intercedent\p{L}*|redactie|redacteur\p{L}*|behandelaar\p{L}*|beoordelaar\p{L}*|jurist\p{L}*|advocat\p{L}*|advocaat|klantenservice|docent\p{L}*|leraar|leraren|ambtena\p{L}*|actuaris\p{L}*|consulent\p{L}*`,
+  String.raw`mens(?:en)?|persoon|personen|medewerker\p{L}*|collega\p{L}*|adviseur\p{L}*|arts|artsen|huisarts\p{L}*|doktersassistent\p{L}*|assistente|praktijkondersteuner\p{L}*|verpleegkundige\p{L}*|specialist\p{L}*|deskundige\p{L}*|intercedent\p{L}*|redactie|redacteur\p{L}*|behandelaar\p{L}*|beoordelaar\p{L}*|jurist\p{L}*|advocat\p{L}*|advocaat|klantenservice|docent\p{L}*|leraar|leraren|radioloog|radiologen|ambtena\p{L}*|actuaris\p{L}*|consulent\p{L}*`,
   // Portuguese
-  String.raw`pessoas?|equipe|equipa|funcionári[oa]s?|colaborador(?:a|es|as)?|atendentes?|agentes? humanos?|consultor(?:a|es|as)?|médic[oa]s?|advogad[oa]s?|gestor(?:a|es|as)?|analistas?|curador(?:a|es|as)?|curadoria|membros?`,
+  String.raw`pessoas?|equipe|equipa|funcionári[oa]s?|colaborador(?:a|es|as)?|atendentes?|agentes? humanos?|consultor(?:a|es|as)?|médic[oa]s?|advogad[oa]s?|gestor(?:a|es|as)?|analistas?|curador(?:a|es|as)?|curadoria|membros?|radiologistas?|professor(?:a|es|as)?`,
 ];
 
 export const PERSON_WORDS = lexeme({ lower: PERSON });
@@ -39,7 +39,7 @@ export const PERSON_WORDS = lexeme({ lower: PERSON });
  * "Fachärztin", "lezersredacteur"): matched from inside the word, with no word start, which
  * keeps the search linear (a leading `\p{L}*` would rescan every word).
  */
-export const PERSON_COMPOUND = /(?<=\p{L})(?:sachbearbeiter|berater|ärzt|arzt|prüfer|anwalt|anwält|redakteur|redacteur|leitung|assistent|medewerker)\p{L}{0,8}(?![\p{L}\p{N}])/gu;
+export const PERSON_COMPOUND = /(?<=\p{L})(?:sachbearbeiter|berater|ärzt|arzt|prüfer|anwalt|anwält|redakteur|redacteur|leitung|assistent|medewerker|lehrkraft|lehrkräfte|lehrer)\p{L}{0,8}(?![\p{L}\p{N}])/gu;
 
 /** Something a review looks at that is a machine, not a person: "checked by an automated system" is no oversight. */
 const MACHINE = String.raw`(?:ai|ia|ki|automated|automatic|automatisch\p{L}*|automatique|automático|automatico|automático|artificial|machine|computer|software|algorithm\p{L}*|algoritm\p{L}*|model\p{L}*|system\p{L}*|sistem\p{L}*|système|tools?|bots?|chatbots?|assistant|assistent|asistente|engine|classifier|filters?|sensors?|cameras?|outil|herramienta|strumento|ferramenta)`;
@@ -55,17 +55,17 @@ export const REVIEW = lexeme({
     // English
     String.raw`(?:re${H})?review(?:s|ed|ing)?|reconsider\p{L}*|re${H}?assess\p{L}*|re${H}?examin\p{L}*|re${H}?evaluat\p{L}*|(?:double${H})?check(?:s|ed|ing)?|verif(?:y|ies|ied|ying|ication)|look(?:s|ed|ing)? (?:again|at|into|over)|take (?:another|a second) look|second opinion|overs(?:ee|ees|een|aw|ight)|supervis(?:e|es|ed|ing|ion)|approv(?:e|es|ed|al|ing)|signs? off|reads? and reports?|read(?:s|ing)? (?:it|them|each|every) (?:\p{L}+ ){0,2}?(?:against|before)`,
     // German
-    String.raw`(?:über|nach|gegen)?prüf(?:t|en|e|st|ung|ungen)|(?:über|nach|gegen)?geprüft|kontroll(?:e|en|iert|ieren|iere)|begutacht\p{L}*|neubewert\p{L}*|(?:sieht|schaut|sehen|schauen) (?:\p{L}+ ){0,3}?(?:an|nach|durch)|angesehen|angeschaut|freigegeben|freigeben|beaufsichtig\p{L}*|aufsicht|eingreifen|eingriff`,
+    String.raw`(?:über|nach|gegen)?prüf(?:t|en|e|st|ung|ungen)|(?:über|nach|gegen)?geprüft|kontroll(?:e|en|iert|ieren|iere)|begutacht\p{L}*|zweit(?:e|en) meinung|zweitmeinung|neubewert\p{L}*|(?:sieht|schaut|sehen|schauen) (?:\p{L}+ ){0,3}?(?:an|nach|durch)|angesehen|angeschaut|freigegeben|freigeben|beaufsichtig\p{L}*|aufsicht|eingreifen|eingriff`,
     // French
-    String.raw`vérifi\p{L}*|vérification|revoi[rt]|revoient|revu(?:e|s|es)?|réexam\p{L}*|contrôl\p{L}*|supervis\p{L}*|relu(?:e|s|es)?|reli[rt]|relisent|relecture|valid(?:e|ent|é|ée|és|ées|er|ation)|examin\p{L}*|réévalu\p{L}*|révision|intervention`,
+    String.raw`vérifi\p{L}*|vérification|revoi[rt]|revoient|revu(?:e|s|es)?|réexam\p{L}*|(?:second|deuxième) avis|contrôl\p{L}*|supervis\p{L}*|relu(?:e|s|es)?|reli[rt]|relisent|relecture|valid(?:e|ent|é|ée|és|ées|er|ation)|examin\p{L}*|réévalu\p{L}*|révision|intervention`,
     // Spanish
-    String.raw`revis(?!ta)\p{L}*|supervis\p{L}*|verific\p{L}*|comprob\p{L}*|control(?:a|an|ado|ada|ados|adas|ar|e)|examin\p{L}*|reexamin\p{L}*|reevalu\p{L}*|reconsider\p{L}*|intervención`,
+    String.raw`revis(?!ta)\p{L}*|supervis\p{L}*|verific\p{L}*|comprob\p{L}*|control(?:a|an|ado|ada|ados|adas|ar|e)|examin\p{L}*|reexamin\p{L}*|reevalu\p{L}*|reconsider\p{L}*|intervención|segunda opinión`,
     // Italian
-    String.raw`rivist[oaie]|rived\p{L}*|revision[ei]|verific\p{L}*|controll\p{L}*|supervision\p{L}*|esamin\p{L}*|riesam\p{L}*|rivalut\p{L}*|convalid\p{L}*|intervento`,
+    String.raw`rivist[oaie]|rived\p{L}*|revision[ei]|verific\p{L}*|controll\p{L}*|supervision\p{L}*|esamin\p{L}*|riesam\p{L}*|rivalut\p{L}*|convalid\p{L}*|intervento|secondo parere`,
     // Dutch
-    String.raw`bekijk\p{L}*|bekeken|beoordeel\p{L}*|beoordel\p{L}*|controle\p{L}*|controleer\p{L}*|gecontroleerd|toets\p{L}*|getoetst|herbeoordel\p{L}*|heroverweg\p{L}*|nagekeken|nakijk\p{L}*|(?:nog eens|opnieuw) (?:\p{L}+ ){0,2}?kijk\p{L}*|kijk\p{L}* (?:\p{L}+ ){0,3}?(?:nog eens|opnieuw|naar)|tussenkomst`,
+    String.raw`bekijk\p{L}*|bekeken|beoordeel\p{L}*|beoordel\p{L}*|controle\p{L}*|controleer\p{L}*|gecontroleerd|toets\p{L}*|getoetst|herbeoordel\p{L}*|heroverweg\p{L}*|nagekeken|nakijk\p{L}*|second opinion|tweede mening|(?:nog eens|opnieuw) (?:\p{L}+ ){0,2}?kijk\p{L}*|kijk\p{L}* (?:\p{L}+ ){0,3}?(?:nog eens|opnieuw|naar)|tussenkomst`,
     // Portuguese
-    String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|revêem|rever|reveja|revejam|reviu|reveem|revist[oa]s?|verific\p{L}*|supervis\p{L}*|controla\p{L}*|examin\p{L}*|reexamin\p{L}*|reavali\p{L}*|reaprecia\p{L}*|intervenção`,
+    String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|revêem|rever|reveja|revejam|reviu|reveem|revist[oa]s?|verific\p{L}*|supervis\p{L}*|controla\p{L}*|examin\p{L}*|reexamin\p{L}*|reavali\p{L}*|reaprecia\p{L}*|intervenção|segunda opinião`,
   ],
 });
 
@@ -199,13 +199,13 @@ export const OUTPUT = lexeme({
   lower: [
     // A mistake in what the system made ("Found a mistake?", "if the outline is wrong"), in every language.
     String.raw`mistakes?|errors?|wrong|incorrect|inaccurate|fehler\p{L}*|falsch\p{L}*|erreurs?|erron\p{L}*|inexact\p{L}*|errores|equivocad\p{L}*|errat[oaie]|sbagliat\p{L}*|fout(?:en|e)?|onjuist\p{L}*|erros?|errad[oa]s?`,
-    String.raw`system|model|algorithm|tool|decisions?|results?|outcomes?|answers?|repl(?:y|ies)|responses?|scores?|assessments?|estimates?|valuations?|recommendations?|suggestions?|predictions?|forecasts?|classifications?|flag(?:s|ged)?|alerts?|summar(?:y|ies)|translations?|transcripts?|outputs?|match(?:es)?|rankings?`,
-    String.raw`system\p{L}*|modell\p{L}*|algorithm\p{L}*|entscheidung\p{L}*|ergebnis\p{L}*|antwort\p{L}*|bewertung\p{L}*|einschätzung\p{L}*|empfehlung\p{L}*|vorschl(?:ag|äge)\p{L}*|prognose\p{L}*|zusammenfassung\p{L}*|rückmeldung\p{L}*|bescheid\p{L}*`,
-    String.raw`système|modèle|algorithme|outil|décisions?|résultats?|réponses?|scores?|notes?|évaluations?|estimations?|recommandations?|suggestions?|prédictions?|prévisions?|classements?|alertes?|résumés?|traductions?|orientations?|corrections?`,
-    String.raw`sistema|modelo|algoritmo|herramienta|decisi(?:ón|ones)|resultados?|respuestas?|puntuaci(?:ón|ones)|evaluaci(?:ón|ones)|estimaci(?:ón|ones)|recomendaci(?:ón|ones)|sugerencias?|predicci(?:ón|ones)|previsi(?:ón|ones)|alertas?|resúmenes|resumen|traducci(?:ón|ones)|clasificaci(?:ón|ones)`,
-    String.raw`sistema|modello|algoritmo|strumento|decision[ei]|risultat[oi]|rispost[ae]|punteggi[o]?|valutazion[ei]|stim[ae]|raccomandazion[ei]|suggeriment[oi]|prevision[ei]|avvis[oi]|riassunt[oi]|traduzion[ei]|classificazion[ei]|anomali[ae]`,
-    String.raw`systeem|model|algoritme|besluit\p{L}*|beslissing\p{L}*|uitkomst\p{L}*|resultat\p{L}*|antwoord\p{L}*|score\p{L}*|inschatting\p{L}*|advie[sz]\p{L}*|voorspelling\p{L}*|samenvatting\p{L}*|vertaling\p{L}*|match\p{L}*`,
-    String.raw`sistema|modelo|algoritmo|ferramenta|decis(?:ão|ões)|resultados?|respostas?|pontua(?:ção|ções)|avalia(?:ção|ções)|estimativas?|recomenda(?:ção|ções)|sugest(?:ão|ões)|previs(?:ão|ões)|alertas?|resumos?|tradu(?:ção|ções)|classifica(?:ção|ções)`,
+    String.raw`system|model|algorithm|tool|decisions?|results?|outcomes?|answers?|repl(?:y|ies)|responses?|scores?|assessments?|estimates?|valuations?|recommendations?|suggestions?|predictions?|forecasts?|classifications?|flag(?:s|ged)?|alerts?|summar(?:y|ies)|translations?|transcripts?|outputs?|match(?:es)?|rankings?|assignments?`,
+    String.raw`system\p{L}*|modell\p{L}*|algorithm\p{L}*|entscheidung\p{L}*|ergebnis\p{L}*|antwort\p{L}*|bewertung\p{L}*|einschätzung\p{L}*|empfehlung\p{L}*|vorschl(?:ag|äge)\p{L}*|prognose\p{L}*|zusammenfassung\p{L}*|rückmeldung\p{L}*|bescheid\p{L}*|befund\p{L}*|zuweisung\p{L}*|zuteilung\p{L}*`,
+    String.raw`système|modèle|algorithme|outil|décisions?|résultats?|réponses?|scores?|notes?|évaluations?|estimations?|recommandations?|suggestions?|prédictions?|prévisions?|classements?|alertes?|résumés?|traductions?|orientations?|corrections?|affectations?`,
+    String.raw`sistema|modelo|algoritmo|herramienta|decisi(?:ón|ones)|resultados?|respuestas?|puntuaci(?:ón|ones)|evaluaci(?:ón|ones)|estimaci(?:ón|ones)|recomendaci(?:ón|ones)|sugerencias?|predicci(?:ón|ones)|previsi(?:ón|ones)|alertas?|resúmenes|resumen|traducci(?:ón|ones)|clasificaci(?:ón|ones)|asignaci(?:ón|ones)`,
+    String.raw`sistema|modello|algoritmo|strumento|decision[ei]|risultat[oi]|rispost[ae]|punteggi[o]?|valutazion[ei]|stim[ae]|raccomandazion[ei]|suggeriment[oi]|prevision[ei]|avvis[oi]|riassunt[oi]|traduzion[ei]|classificazion[ei]|anomali[ae]|referti?|assegnazion[ei]`,
+    String.raw`systeem|model|algoritme|besluit\p{L}*|beslissing\p{L}*|uitkomst\p{L}*|resultat\p{L}*|antwoord\p{L}*|score\p{L}*|inschatting\p{L}*|advie[sz]\p{L}*|voorspelling\p{L}*|samenvatting\p{L}*|vertaling\p{L}*|match\p{L}*|uitslag\p{L}*|toewijzing\p{L}*`,
+    String.raw`sistema|modelo|algoritmo|ferramenta|decis(?:ão|ões)|resultados?|respostas?|pontua(?:ção|ções)|avalia(?:ção|ções)|estimativas?|recomenda(?:ção|ções)|sugest(?:ão|ões)|previs(?:ão|ões)|alertas?|resumos?|tradu(?:ção|ções)|classifica(?:ção|ções)|laudos?|atribui(?:ção|ções)`,
   ],
 });
 
@@ -237,13 +237,13 @@ export const REVIEW_ROUTE = /review|reconsider|appeal|contest|objection|oversigh
  */
 export const REVIEW_HEADING = lexeme({
   lower: [
-    String.raw`(?:ask(?:ing)? for|request(?:ing)?|how to (?:ask for|request|get)|get) (?:a |an |your )?(?:\p{L}+ ){0,2}?(?:review|reconsideration|second look)|review requests?|appeals?|challeng(?:e|ing) (?:a |the |an? )?(?:decision|result|outcome)|contest(?:ing)? (?:a |the )?(?:decision|result)|complaints? about (?:a |the )?decision`,
-    String.raw`(?:erneute|menschliche) (?:\p{L}+ ){0,1}?prüfung|überprüfung beantragen|prüfung beantragen|widerspruch|einspruch`,
-    String.raw`(?:demander|obtenir) (?:un |une )?(?:\p{L}+ ){0,1}?(?:réexamen|révision|intervention humaine)|contester (?:une |la |cette )?décision|recours|réexamen`,
-    String.raw`(?:pedir|solicitar|cómo pedir|cómo solicitar) (?:la |una )?(?:\p{L}+ ){0,1}?revisión|revisión (?:de (?:la|su) )?(?:decisión|puntuación|solicitud)|reclamaci(?:ón|ones)|(?:revisión|reclamaciones) y recursos|recurso de (?:reposición|alzada)`,
-    String.raw`(?:chiedere|richiedere|come chiedere|come richiedere) (?:il |la |un |una )?(?:riesame|revisione)|riesame|ricorso|contestare (?:la |una )?decisione`,
-    String.raw`(?:nieuwe beoordeling|herbeoordeling|heroverweging) (?:\p{L}+ ){0,2}?(?:aan)?vra\p{L}*|bezwaar(?: maken)?|herbeoordeling|heroverweging`,
-    String.raw`(?:pedir|solicitar|como pedir|como solicitar) (?:a |uma )?(?:\p{L}+ ){0,1}?(?:revisão|reapreciação|reanálise)|contestar (?:a |uma )?decisão|(?:revisão|reclamações) e recursos`,
+    String.raw`(?:ask(?:ing)? for|request(?:ing)?|how to (?:ask for|request|get)|get) (?:a |an |your )?(?:\p{L}+ ){0,2}?(?:review|reconsideration|second look)|review requests?|appeals?|challeng(?:e|ing) (?:a |the |an? )?(?:decision|result|outcome)|contest(?:ing)? (?:a |the )?(?:decision|result)|complaints? about (?:a |the )?decision|(?:second|human|manual|new|further) (?:reviews?|looks?|opinions?)`,
+    String.raw`(?:erneute|menschliche|zweite) (?:\p{L}+ ){0,1}?(?:prüfung|durchsicht|meinung)|überprüfung beantragen|prüfung beantragen|widerspruch|einspruch`,
+    String.raw`(?:demander|obtenir) (?:un |une )?(?:\p{L}+ ){0,1}?(?:réexamen|révision|intervention humaine)|contester (?:une |la |cette )?décision|recours|réexamen|(?:second|nouvel) examen|examen humain`,
+    String.raw`(?:pedir|solicitar|cómo pedir|cómo solicitar) (?:la |una )?(?:\p{L}+ ){0,1}?revisión|revisión (?:de (?:la|su) )?(?:decisión|puntuación|solicitud)|reclamaci(?:ón|ones)|(?:revisión|reclamaciones) y recursos|recurso de (?:reposición|alzada)|(?:segunda|nueva) revisión|revisión humana`,
+    String.raw`(?:chiedere|richiedere|come chiedere|come richiedere) (?:il |la |un |una )?(?:riesame|revisione)|riesame|ricorso|contestare (?:la |una )?decisione|(?:seconda|nuova) (?:revisione|valutazione)|revisione umana`,
+    String.raw`(?:nieuwe beoordeling|herbeoordeling|heroverweging) (?:\p{L}+ ){0,2}?(?:aan)?vra\p{L}*|bezwaar(?: maken)?|herbeoordeling|heroverweging|(?:tweede|nieuwe|menselijke) beoordeling`,
+    String.raw`(?:pedir|solicitar|como pedir|como solicitar) (?:a |uma )?(?:\p{L}+ ){0,1}?(?:revisão|reapreciação|reanálise)|contestar (?:a |uma )?decisão|(?:revisão|reclamações) e recursos|(?:segunda|nova) (?:revisão|análise)|revisão humana`,
   ],
 });
 

@@ -419,8 +419,24 @@ function contactSection(d: Discourse, section: Section): boolean {
   return found;
 }
 
-/** A heading that is only "Contact" in one of the languages. */
-const CONTACT_HEADING = /^(?:contact(?: us)?|contacts|get in touch|kontakt(?:e)?|ihr kontakt|so erreichen sie uns|nous contacter|contactez-nous|contact|contacto|contáctanos|contacte con nosotros|contatti|contattaci|contact opnemen|contactgegevens|contato|contactos|fale conosco)[.:!]?$/iu;
+/**
+ * A heading that is "Contact" in one of the languages, or opens on it ("Contacting your child's
+ * teacher", "Kontakt zur Fachabteilung"), or asks the reader's questions or offers more
+ * information ("Questions?", "Meer informatie", "Per approfondire", "¿Dudas?"): sections where a
+ * page puts the contact details for whatever it is about, the review included (issue 21: the
+ * held-out half put a review's phone and mailbox there on three pages in three languages).
+ */
+const CONTACT_HEADING = new RegExp(
+  '^(?:' +
+    [
+      String.raw`contact(?:s|ing)?(?: us)?|get in touch|kontakt(?:e|ieren)?|ihr kontakt|so erreichen sie uns|nous contacter|contactez-nous|contacto|contáctanos|contacte con nosotros|contatti|contattaci|contact opnemen|contactgegevens|contato|contactos|fale conosco`,
+      String.raw`(?:any )?questions|(?:do you have|got) (?:any )?questions|need help|more information|further information|fragen|haben sie fragen|noch fragen|weitere informationen|mehr informationen`,
+      String.raw`des questions|vous avez des questions|besoin d[’']aide|plus d[’']informations|pour en savoir plus|¿?(?:dudas|preguntas|tienes dudas|tienes preguntas|necesitas ayuda|más información)|domande|hai domande|per approfondire|per informazioni|maggiori informazioni`,
+      String.raw`vragen|nog vragen|meer informatie|meer weten|dúvidas|perguntas|tem dúvidas|precisa de ajuda|mais informações|saiba mais`,
+    ].join('|') +
+    String.raw`)(?:[\s.:!?]|$)`,
+  'iu',
+);
 
 const reviewSections = new WeakMap<Section, boolean>();
 

@@ -220,11 +220,20 @@ const GENRE_LABELS = [
   'Opinião', 'Coluna', 'Análise', 'Artigo de opinião',
 ];
 /** Labels that also open ordinary sentences with a colon ("Hintergrund: warum wir …"): only alone or before a dot or dash. */
-const GENRE_LABELS_STRICT = ['Explainer', 'Erklärstück', 'Hintergrund', 'Décryptage', 'Reportage', 'Explicador', 'Explicativo', 'Approfondimento', 'Achtergrond'];
+const GENRE_LABELS_STRICT = [
+  'Explainer', 'Erklärstück', 'Hintergrund', 'Décryptage', 'Reportage', 'Explicador', 'Explicativo', 'Approfondimento', 'Achtergrond',
+  'Reportaje', 'Crónica', 'Inchiesta', 'Reportagem', 'Crônica', 'Enquête', 'Recherche',
+];
 /** A genre label as written, or in capitals ("OPINIÓN · TRIBUNA"): section labels are often set in upper case. */
 const inBothCases = (labels: readonly string[]): string => [...new Set(labels.flatMap((label) => [label, label.toUpperCase()]))].join('|');
 const GENRE = inBothCases(GENRE_LABELS);
 const GENRE_STRICT = inBothCases(GENRE_LABELS_STRICT);
+
+/**
+ * A news agency's credit in parentheses, as wire copy opens or signs a story ("JAÉN (EFE).",
+ * "(dpa)", "(ANSA) -"): the text is a report, whoever publishes it.
+ */
+export const AGENCY_CREDIT = /\((?:EFE|Europa Press|dpa|AFP|Reuters|AP|ANSA|Adnkronos|Lusa|Agência Brasil|ANP|Belga|APA|Keystone-SDA|SDA|KNA|epd)\)/u;
 
 export const EDITORIAL_MARK = new RegExp(
   String.raw`^(?:(?i:by|von|par|por|di|door|da|av|texto de|text von|written by|words by|escrito por|scritto da|geschreven door|écrit par|rédigé par|(?:author|autor|autorin|autora|auteur|auteure|autore|autrice|auteur van) ?:) \p{Lu}[\p{L}'’-]+\.?(?: \p{Lu}[\p{L}'’-]+)|(?:${GENRE})(?: [·|–—:-]|$)|(?:${GENRE_STRICT})(?: [·|–—]|$))`,
@@ -241,9 +250,11 @@ export const REPORTING = lexeme({
     String.raw`sagte|sagt|laut|nach angaben|kündigte|das unternehmen|der hersteller|das start${H}up|die firma`,
     String.raw`selon|a annoncé|a dévoilé|affirme|le fabricant|l${A}entreprise|la société|la start${H}up`,
     String.raw`según|anunció|afirma|el fabricante|la empresa|la startup`,
-    String.raw`secondo|ha annunciato|afferma|il produttore|l${A}azienda|la startup`,
+    // "secondo" and "segundo" are also the ordinal ("secondo lettore", "segundo leitor": a second
+    // reader): "according to" only before an article, a pronoun or "quanto".
+    String.raw`secondo (?:il|lo|la|i|gli|le|l${A}|lui|lei|loro|quanto|fonti|dati)(?![\p{L}])|ha annunciato|afferma|il produttore|l${A}azienda|la startup`,
     String.raw`volgens|kondigde|zegt|zei|de fabrikant|het bedrijf`,
-    String.raw`segundo|anunciou|afirma|o fabricante|a empresa`,
+    String.raw`segundo (?:o|a|os|as|ele|ela|eles|elas|fontes|dados)(?![\p{L}])|anunciou|afirma|o fabricante|a empresa`,
   ],
 });
 

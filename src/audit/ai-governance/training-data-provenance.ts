@@ -52,8 +52,11 @@ const DATA_PREP = String.raw`on|upon|with|using|from|mit|auf|anhand|aus|sur|avec
 const FINAL_PREP = lexeme({ lower: [String.raw`mit|auf|anhand|met|op|aan de hand van`] });
 const FINAL_VERB_LANGS = /^(?:de|nl)/;
 
-/** What may stand between a training verb and its preposition: up to three words and a year ("trained the current model in 2024 on"). */
-const TRAIN_GAP = String.raw`(?:[\p{L}'’-]+ ){0,3}?(?:(?:in|im|en|nel|em) (?:\d{4}|\p{L}+ \d{4}) )?`;
+/**
+ * What may stand between a training verb and its preposition: up to three words, a purpose and a
+ * year ("trained the current model in 2024 on", "fine-tuned the model for this task on").
+ */
+const TRAIN_GAP = String.raw`(?:[\p{L}'’-]+ ){0,3}?(?:for (?:this|the|that|our|its) (?:\p{L}+ )?(?:task|purpose|job|use|role)s? )?(?:(?:in|im|en|nel|em) (?:\d{4}|\p{L}+ \d{4}) )?`;
 const TRAIN_FORWARD = lexeme({ lower: [String.raw`(?:${TRAIN_VERB}) ${TRAIN_GAP}(?:${DATA_PREP})`] });
 const TRAIN_VERB_ONLY = lexeme({ lower: [TRAIN_VERB] });
 /** "X are used to train the model": the data is the clause before the cue. */
@@ -172,12 +175,13 @@ const PRONOUN_OBJECT = /^(?:lo|la|l['’]) ?(?:hemos|han|ha|abbiamo|hanno|avons|
  * Where data came from. Bounded: a provenance participle or verb with its preposition, a
  * licence or data-sharing agreement, an archive or register, the site's own collection, named
  * public corpora. Adjectives alone ("licensed data", "publicly available text") say what status
- * the data has, not where it came from.
+ * the data has, not where it came from; so does annotation ("each labelled by a dentist"): it says
+ * who labelled the data, not where the data came from.
  */
 const SOURCE = lexeme({
   lower: [
     // English
-    String.raw`(?:sourced|obtained|collected|gathered|licen[sc]ed|acquired|purchased|bought|compiled|downloaded|extracted|donated|contributed|submitted|provided|supplied|shared|taken|drawn|derived|crawled|scraped|received|recorded|captured|written|uploaded|digiti[sz]ed|annotated|labell?ed|released|made available|handed over|lent) (?:\p{L}+ ){0,3}?(?:from|by|through|via|on|at|during|under|across)`,
+    String.raw`(?:sourced|obtained|collected|gathered|licen[sc]ed|acquired|purchased|bought|compiled|downloaded|extracted|donated|contributed|submitted|provided|supplied|shared|taken|drawn|derived|crawled|scraped|received|recorded|captured|written|uploaded|digiti[sz]ed|released|made available|handed over|lent) (?:\p{L}+ ){0,3}?(?:from|by|through|via|on|at|during|under|across)`,
     String.raw`(?:collected|gathered|recorded|captured|photographed|filmed|scanned) (?:\p{L}+ ){0,1}?in|(?:comes?|came|coming|originates?|originated|originating|stems?|stemmed) (?:\p{L}+ ){0,2}?from|(?:from|of|by|in|on) (?:\p{L}+ ){0,2}?(?:our|its|their) own|(?:we|ourselves) (?:\p{L}+ ){0,1}?(?:generated|created|collected|recorded|wrote|gathered|compiled)|in${H}house`,
     String.raw`under (?:an? |the )?(?:\p{L}+ ){0,2}?(?:licen[cs]es?|agreements?|contracts?)|data${H}sharing (?:agreements?|arrangements?)|(?:licensing|content|data) (?:agreements?|partnerships?|deals?) with|public${H}domain|open (?:licen[cs]e|data)`,
     String.raw`(?:public|open|national|published|government) (?:\p{L}+ ){0,2}?(?:archives?|registers?|registry|repositor(?:y|ies)|datasets?|databases?)`,
@@ -185,7 +189,7 @@ const SOURCE = lexeme({
     // German
     String.raw`(?:stamm|komm)(?:en|t|te|ten) (?:\p{L}+ ){0,3}?(?:aus|von)|(?:bereitgestellt|zur verfügung gestellt|geliefert|gespendet|gesammelt|erhoben|lizenziert|erworben|bezogen|übernommen|aufgezeichnet|geteilt|eingereicht|überlassen)|aus (?:\p{L}+ ){0,2}?(?:eigenen?|unsere[mnr]?)|unter (?:einer )?lizenz|öffentlich\p{L}* (?:\p{L}+ ){0,1}?(?:archiv|register|datensatz|datensätze\p{L}*|datenbank)\p{L}*|(?:archiv|register)\p{L}* (?:des|der) \p{L}+|datenspende\p{L}*|kooperation\p{L}*`,
     // French
-    String.raw`(?:issu|provenant|fourni|collecté|recueilli|obtenu|acquis|extrait|récupéré|cédé|donné|partagé|mis à disposition|mise à disposition|mises à disposition|licencié|rédigé|constitué|enregistré|annoté)(?:e|s|es)? (?:\p{L}+ ){0,2}?(?:par|de|des|du|d${A}|auprès|à partir|dans|lors|sur|sous|chez)|provien(?:nent|t) d|sous licence|domaine public|(?:de|à partir de|dans) (?:\p{L}+ ){0,2}?(?:nos|notre) propres?|entrepôts? de données|(?:archives?|registres?|bases? de données) (?:\p{L}+ ){0,2}?(?:publi|national)\p{L}*`,
+    String.raw`(?:issu|provenant|fourni|collecté|recueilli|obtenu|acquis|extrait|récupéré|cédé|donné|partagé|mis à disposition|mise à disposition|mises à disposition|licencié|rédigé|constitué|enregistré)(?:e|s|es)? (?:\p{L}+ ){0,2}?(?:par|de|des|du|d${A}|auprès|à partir|dans|lors|sur|sous|chez)|provien(?:nent|t) d|sous licence|domaine public|(?:de|à partir de|dans) (?:\p{L}+ ){0,2}?(?:nos|notre) propres?|entrepôts? de données|(?:archives?|registres?|bases? de données) (?:\p{L}+ ){0,2}?(?:publi|national)\p{L}*`,
     // Spanish
     String.raw`(?:cedid|facilitad|proporcionad|suministrad|obtenid|recopilad|recogid|adquirid|extraíd|donad|aportad|compartid|registrad|licenciad|recolectad|capturad)[oa]s? (?:\p{L}+ ){0,3}?(?:por|de|del|en|a partir|durante|bajo|mediante|desde)|procedentes? de|provien(?:e|en) de|bajo licencia|dominio público|(?:de|en) (?:\p{L}+ ){0,2}?nuestr[oa]s? propi[oa]s?|(?:archivos?|registros?|bases? de datos) (?:\p{L}+ ){0,2}?públic\p{L}*`,
     // Italian
@@ -206,6 +210,19 @@ const SOURCE = lexeme({
     String.raw`(?:binnengekomen|binnenkwamen|binnenkomen|ingestuurd|ingezonden|ontvangen|gepubliceerd|geplaatst|geschreven|vastgelegd|verwerkt|opgesteld)`,
     String.raw`(?:enviad|recebid|publicad|submetid|tramitad|processad|escrit|redigid|comunicad)[oa]s? (?:\p{L}+ ){0,3}?(?:ao|à|aos|às|a|no|na|nos|nas|em|pel[oa]s?|por|de|do|da|através)`,
     String.raw`(?:of|from|by|von|vom|der|de|des|du|da|di|dei|delle|degli|van|do|dos|das) (?:\d[\d.,]* )?(?:\p{L}+ )?(?:partner\p{L}*|partenaires?|parceir[oa]s?|socios?|soci)(?![\p{L}])`,
+    // Issue 21, held-out half: the organisation's own past cases as the data, named by who did
+    // them ("the outcomes of 14,200 checks carried out by regional inspectors", "svolti dai
+    // tecnici regionali", "die inspecteurs van de provincie … uitvoerden", "die unsere
+    // Auszubildenden eigens dafür geschrieben haben", "aus dem Lernwerk-Aufgabenpool", "die
+    // Artikel dieser Hilfeseiten"). Evaluation and review verbs are left out: "evaluated by an
+    // external lab" after a training statement says who tested the model, not where data came from.
+    String.raw`(?:carried out|conducted|performed|handled|completed|inspected|marked|graded) (?:\p{L}+ ){0,3}?by`,
+    String.raw`(?:durchgeführt|bearbeitet|korrigiert)\p{L}* (?:\p{L}+ ){0,3}?(?:von|durch)|(?:von|durch) (?:\p{L}+ ){0,4}?(?:durchgeführt|bearbeitet|korrigiert|geschrieben|erstellt|eingeordnet|verfasst)|(?:die|der|das|welche) (?:\p{L}+ ){0,6}?(?:geschrieben|erstellt|gesammelt|erzielt|eingereicht|eingeordnet|durchgeführt|verfasst) (?:haben|hat|hatten|hatte|wurden|wurde|worden)|(?:dieser|unserer) (?:hilfeseiten|website|webseite|plattform|app)|aus (?:dem|der|den|unserem|unserer) (?:[\p{L}-]+)?(?:pool|bestand|archiv|datenbank|katalog|fundus)(?![\p{L}])`,
+    String.raw`(?:réalisé|effectué|mené|conduit|traité|instruit|corrigé)(?:e|s|es)? (?:\p{L}+ ){0,2}?(?:par|au sein|dans)`,
+    String.raw`(?:realizad|efectuad|llevad|resuelt|corregid)[oa]s? (?:\p{L}+ ){0,3}?(?:por|en)`,
+    String.raw`(?:effettuat|svolt|condott|eseguit|corrett)[oaie] (?:\p{L}+ ){0,3}?(?:da|dal|dalla|dall${A}|dai|dalle|dagli|nel|nella|presso)`,
+    String.raw`uitgevoerd (?:door|bij)|(?:die|dat) (?:[\p{L}\p{N}-]+ ){0,10}?(?:uitvoerde|uitvoerden|afhandelde|afhandelden|controleerde|controleerden|schreef|schreven|verzamelde|verzamelden|registreerde|registreerden)(?![\p{L}])`,
+    String.raw`(?:realizad|efetuad|efectuad|conduzid|corrigid)[oa]s? (?:\p{L}+ ){0,3}?(?:pel[oa]s?|por|em|no|na)`,
     // A counted set of institutions the data came from: "de 14 hospitais", "von 18 Marken", "de nos 31 agences", "van 9 locaties", "from 12 partner schools".
     String.raw`(?:from|von|aus|de|des|du|da|do|dos|das|di|dei|delle|degli|van|uit) (?:(?:nos|nossos|nossas|nuestr[oa]s|nostri|nostre|unseren|onze|our|their|ihren|leurs) )?\d[\d.,]* (?:\p{L}+ )?(?:hospitals?|clinics?|schools?|universities|banks?|insurers?|brands?|courts?|municipalities|councils?|libraries|publishers?|agencies|branches|stores?|shops?|sites?|locations?|companies|employers|krankenhäusern|kliniken|schulen|hochschulen|banken|versicherern|marken|gerichten|kommunen|gemeinden|bibliotheken|verlagen|filialen|standorten|unternehmen|hôpitaux|cliniques|écoles|lycées|universités|banques|assureurs|marques|tribunaux|communes|bibliothèques|éditeurs|agences|magasins|entreprises|hospitales|clínicas|escuelas|colegios|universidades|bancos|aseguradoras|marcas|tribunales|ayuntamientos|bibliotecas|editoriales|oficinas|tiendas|empresas|ospedali|cliniche|scuole|università|banche|assicurazioni|marchi|tribunali|comuni|biblioteche|editori|agenzie|filiali|negozi|aziende|ziekenhuizen|klinieken|scholen|universiteiten|verzekeraars|merken|rechtbanken|gemeenten|bibliotheken|uitgevers|vestigingen|winkels|locaties|bedrijven|hospitais|escolas|seguradoras|tribunais|municípios|editoras|agências|lojas)(?![\p{L}])`,
   ],
