@@ -73,7 +73,9 @@ function findDisclosure(d: Discourse): Disclosure | undefined {
     const affirmed = (hit: Hit) => !isNegated(d, sentence, hit.start, hit.end);
     const made = scanSentence(sentence, MADE_BY_AI).find(affirmed);
     if (made !== undefined && (!d.editorial || isLabel(sentence) || scanSentence(sentence, THIS_CONTENT).length > 0)) return { sentence, hit: made };
-    const ai = terms.find((hit) => affirmed(hit) && !negatedPredicate(d, sentence, hit) && !isTopicLabel(sentence, hit) && (!d.editorial || possessed(sentence, hit)));
+    const ai = terms.find(
+      (hit) => affirmed(hit) && !negatedPredicate(d, sentence, hit) && !isTopicLabel(sentence, hit) && !isTopicLead(sentence, hit) && (!d.editorial || possessed(sentence, hit)),
+    );
     if (ai !== undefined) return { sentence, hit: ai };
   }
   return undefined;
@@ -132,6 +134,19 @@ function isTopicLabel(s: Sentence, hit: Hit): boolean {
   const bare = (text: string) => text.replace(/[\s.:·|>»›#-]+/gu, '').length;
   return bare(s.text) <= bare(s.text.slice(hit.start - s.start, hit.end - s.start));
 }
+
+/**
+ * The term names the topic of what follows rather than a system in use: a question heading ("Et
+ * l'intelligence artificielle ?", "Do we use AI?"), unless it says "our AI"; or a lead before a
+ * colon that opens on "about" ("Sobre el uso de sistemas automatizados: en este procedimiento no
+ * se emplea …"), whose answer comes after the colon and is read on its own.
+ */
+function isTopicLead(s: Sentence, hit: Hit): boolean {
+  if (s.isHeading && s.text.trimEnd().endsWith('?')) return !possessed(s, hit);
+  const colon = s.text.indexOf(':');
+  return colon >= 0 && hit.end - s.start <= colon && ABOUT_LEAD.test(s.lower);
+}
+const ABOUT_LEAD = /^(?:about|regarding|concerning|on the use of|sobre|acerca de|en cuanto a|respecto a|à propos d|concernant|quant à|sur l|über|zum|zur|bezüglich|hinsichtlich|riguardo|circa|in merito|sull|sull['’]uso|over|betreffende|omtrent|wat betreft|quanto a|em relação|acerca d)/u;
 
 /** A caption or badge on the page's own content: a few words ("AI-generated image"). */
 const LABEL_MAX_WORDS = 8;

@@ -74,7 +74,7 @@ const DECIDES_STRICT = String.raw`(?:decid\p{L}*|determin\p{L}*|assess\p{L}*|sco
 export const AI_TERMS = lexeme({
   lower: [
     // English
-    String.raw`artificial${H}intelligence|machine${H}learning|deep${H}learning|neural${H}(?:network|net)s?|generative${H}ai|gen${H}ai|self${H}learning (?:system|algorithm|model)s?|selbstlernende\p{L}* (?:system|algorithm|modell)\p{L}*|zelflerend\p{L}* (?:algoritme|systeem|model)\p{L}*`,
+    String.raw`artificial${H}intelligence|machine${H}learning\p{L}*|deep${H}learning|neural${H}(?:network|net)s?|generative${H}ai|gen${H}ai|self${H}learning (?:system|algorithm|model)s?|selbstlernende\p{L}* (?:system|algorithm|modell)\p{L}*|zelflerend\p{L}* (?:algoritme|systeem|model)\p{L}*`,
     String.raw`(?:large |small )?language models?|llms?|foundation models?|(?:ai|ml|vision|speech|machine${H}learning|deep${H}learning) models?`,
     String.raw`(?:ai|automated|algorithmic)${H}(?:[\p{L}-]{1,40} ){0,2}?(?:systems?|tools?|assistants?|agents?|software|technolog(?:y|ies)|features?|engines?|decisions?|decision${H}making|processing|screening|scoring|checks?|models?)`,
     String.raw`(?:decisions?|entscheidung\p{L}*|décisions?|decisi(?:ón|ones)|decision[ei]|beslissing\p{L}*|besluit\p{L}*|decis(?:ão|ões)) (?:\p{L}{1,40} ){0,5}?(?:automatically|automatisch|automatiquement|automáticamente|automaticamente|automatica\p{L}*)`,
@@ -107,6 +107,17 @@ export const AI_TERMS = lexeme({
     String.raw`geautomatiseerde? (?:\p{L}{1,40} ){0,1}?(?:systeem|systemen|beoordeling\p{L}*|verwerking|besluit\p{L}*|beslissing\p{L}*|toets\p{L}*|selectie|controle|risicobeoordeling)|automatisch\p{L}* (?:\p{L}{1,40} ){0,2}?(?:beoordeeld|besloten|afgewezen|goedgekeurd|toegekend|geselecteerd)`,
     String.raw`(?:sistemas?|processos?|tratamentos?|ferramentas?|modelos?|procedimentos?) (?:\p{L}{1,40} ){0,3}?automatizad[oa]s?|(?:modelos?|sistemas?) automátic[oa]s? de (?:pontuação|avaliação|decisão|análise)|(?:de forma|de maneira|de modo) (?:totalmente |inteiramente )?automatizada`,
     String.raw`autonomous(?:ly)? (?:\p{L}{1,40} ){0,2}?(?:decid\p{L}*|decisions?|agents?|systems?)|(?:decides?|decided|acts?|operates?) autonomously`,
+    // A predictive model, in every language ("la Oficina de Admisiones utiliza un modelo predictivo").
+    String.raw`predictive models?|vorhersagemodell\p{L}*|prognosemodell\p{L}*|prädiktive\p{L}* modell\p{L}*|modèles? prédictifs?|modelos? predictivos?|modell[oi] predittiv[oi]|voorspellend\p{L}* model\p{L}*|modelos? preditivos?`,
+    // Software that decides by itself, or a case decided automatically by software: "our software
+    // assesses it automatically", "leest onze software … en beoordeelt automatisch", "examinée
+    // automatiquement par un logiciel", "valutato in automatico da un software", "È il software a
+    // stabilire", "the software decides whether".
+    String.raw`(?:software|logiciel|programma|programa|programm|system|systeem|sistema|système) (?:\p{L}{1,40} ){0,4}?${DECIDES_STRICT} (?:\p{L}{1,40} ){0,3}?(?:automatically|automatisch|automatiquement|automáticamente|automaticamente|in automatico)`,
+    String.raw`(?:automatically|automatisch|automatiquement|automáticamente|automaticamente|in automatico|de forma automática|de forma automatizada) (?:\p{L}{1,40} ){0,2}?(?:by|durch|von|par|por|da|door|pelo|pela) (?:an? |the |our |un |une |una |uma |um |een |einer |einem |unserer |unserem |le |il |lo |o |de |het |onze |notre |nuestro |nostro |nosso )?(?:\p{L}{1,40} )?(?:software|logiciel|programa|programm\p{L}*|programma|computer)`,
+    String.raw`(?:è|sarà) il (?:software|programma|sistema) a (?:stabilire|decidere|valutare|calcolare|determinare)|(?:the|our) software (?:decides|determines)|(?:le|notre) logiciel (?:décide|détermine)|el (?:software|programa) (?:decide|determina)|(?:de|onze) software (?:beslist|bepaalt)|die software (?:entscheidet|bestimmt)|o (?:software|programa) (?:decide|determina)`,
+    // An algorithm comparing a person's CV or application ("Um algoritmo compara o seu perfil com os requisitos").
+    String.raw`(?:algorithm\p{L}*|algorithmes?|algoritm\p{L}*) (?:\p{L}{1,40} ){0,2}?compar\p{L}* (?:\p{L}{1,40} ){0,3}?(?:cv|curriculum|résumé|profile?|perfil|profilo|profiel|lebenslauf|bewerbung|candidatur\p{L}*|applications?|solicitud|domanda|aanvraag|candidatura)`,
     // German
     String.raw`künstliche\p{L}* intelligenz|maschinelle\p{L}* lernen\p{L}*|sprachmodell\p{L}*|neuronale\p{L}* netz\p{L}*|ki-\p{L}+|automatisierte\p{L}* (?:einzel)?entscheidung\p{L}*`,
     // French
@@ -222,7 +233,7 @@ const GENRE_LABELS = [
 /** Labels that also open ordinary sentences with a colon ("Hintergrund: warum wir …"): only alone or before a dot or dash. */
 const GENRE_LABELS_STRICT = [
   'Explainer', 'Erklärstück', 'Hintergrund', 'Décryptage', 'Reportage', 'Explicador', 'Explicativo', 'Approfondimento', 'Achtergrond',
-  'Reportaje', 'Crónica', 'Inchiesta', 'Reportagem', 'Crônica', 'Enquête', 'Recherche',
+  'Reportaje', 'Crónica', 'Inchiesta', 'Reportagem', 'Crônica',
 ];
 /** A genre label as written, or in capitals ("OPINIÓN · TRIBUNA"): section labels are often set in upper case. */
 const inBothCases = (labels: readonly string[]): string => [...new Set(labels.flatMap((label) => [label, label.toUpperCase()]))].join('|');
@@ -243,18 +254,21 @@ export const EDITORIAL_MARK = new RegExp(
 /**
  * Attribution to someone other than the site: the sentence reports what another party made or
  * said ("Lumio says", "the company claims", "nach Angaben des Herstellers", "selon le fabricant").
+ * A company noun counts only as the subject of a speech verb ("the manufacturer says"; not "the
+ * manufacturer's specifications"), and "according to" not before a standard or rule ("volgens
+ * APA", "selon la norme", "laut Gesetz").
  */
 export const REPORTING = lexeme({
   lower: [
-    String.raw`says|said|claims that|claimed|told|according to|announced|unveiled|reportedly|the (?:company|firm|start${H}up|maker|manufacturer|vendor)${A}?s?`,
-    String.raw`sagte|sagt|laut|nach angaben|kündigte|das unternehmen|der hersteller|das start${H}up|die firma`,
-    String.raw`selon|a annoncé|a dévoilé|affirme|le fabricant|l${A}entreprise|la société|la start${H}up`,
-    String.raw`según|anunció|afirma|el fabricante|la empresa|la startup`,
+    String.raw`says|said|claims that|claimed|told|according to(?! (?:(?:the|de|het|la|le|les|el|los|las|die|der|den|il|lo|o|a|l${A})\s?)?(?:apa|mla|iso|din|norm\p{L}*|standa\p{L}*|richtlijn\p{L}*|regel\p{L}*|règles?|reglas?|regole|normas?|normes?|wet|ley|loi|legge|lei|gesetz\p{L}*|protocol\p{L}*|schema|planning|plan)(?![\p{L}]))|announced|unveiled|reportedly|the (?:company|firm|start${H}up|maker|manufacturer|vendor) (?:\p{L}+ ){0,2}?(?:says|said|claims|claimed|states|stated|announced|reports|reported|told|explains|explained|adds|added|insists|promises)`,
+    String.raw`sagte|sagt|laut(?! (?:(?:the|de|het|la|le|les|el|los|las|die|der|den|il|lo|o|a|l${A})\s?)?(?:apa|mla|iso|din|norm\p{L}*|standa\p{L}*|richtlijn\p{L}*|regel\p{L}*|règles?|reglas?|regole|normas?|normes?|wet|ley|loi|legge|lei|gesetz\p{L}*|protocol\p{L}*|schema|planning|plan)(?![\p{L}]))|nach angaben|kündigte|(?:das unternehmen|der hersteller|das start${H}up|die firma) (?:\p{L}+ ){0,2}?(?:sagt|sagte|erklärt|erklärte|betont|betonte|teilt|teilte|verspricht|versprach|kündigt|kündigte|behauptet|behauptete|gibt an|gab an)`,
+    String.raw`selon(?! (?:(?:the|de|het|la|le|les|el|los|las|die|der|den|il|lo|o|a|l${A})\s?)?(?:apa|mla|iso|din|norm\p{L}*|standa\p{L}*|richtlijn\p{L}*|regel\p{L}*|règles?|reglas?|regole|normas?|normes?|wet|ley|loi|legge|lei|gesetz\p{L}*|protocol\p{L}*|schema|planning|plan)(?![\p{L}]))|a annoncé|a dévoilé|affirme|(?:le fabricant|l${A}entreprise|la société|la start${H}up) (?:\p{L}+ ){0,2}?(?:affirme|explique|annonce|a annoncé|assure|précise|indique|déclare|promet|a déclaré|a expliqué)`,
+    String.raw`según(?! (?:(?:the|de|het|la|le|les|el|los|las|die|der|den|il|lo|o|a|l${A})\s?)?(?:apa|mla|iso|din|norm\p{L}*|standa\p{L}*|richtlijn\p{L}*|regel\p{L}*|règles?|reglas?|regole|normas?|normes?|wet|ley|loi|legge|lei|gesetz\p{L}*|protocol\p{L}*|schema|planning|plan)(?![\p{L}]))|anunció|afirma|(?:el fabricante|la empresa|la startup) (?:\p{L}+ ){0,2}?(?:afirma|explica|anuncia|anunció|asegura|señala|indica|declara|promete|sostiene|afirmó|explicó)`,
     // "secondo" and "segundo" are also the ordinal ("secondo lettore", "segundo leitor": a second
     // reader): "according to" only before an article, a pronoun or "quanto".
-    String.raw`secondo (?:il|lo|la|i|gli|le|l${A}|lui|lei|loro|quanto|fonti|dati)(?![\p{L}])|ha annunciato|afferma|il produttore|l${A}azienda|la startup`,
-    String.raw`volgens|kondigde|zegt|zei|de fabrikant|het bedrijf`,
-    String.raw`segundo (?:o|a|os|as|ele|ela|eles|elas|fontes|dados)(?![\p{L}])|anunciou|afirma|o fabricante|a empresa`,
+    String.raw`secondo (?:il|lo|la|i|gli|le|l${A}|lui|lei|loro|quanto|fonti|dati)(?![\p{L}])|ha annunciato|afferma|(?:il produttore|l${A}azienda|la startup) (?:\p{L}+ ){0,2}?(?:afferma|spiega|annuncia|ha annunciato|assicura|sostiene|dichiara|promette|precisa|ha spiegato)`,
+    String.raw`volgens(?! (?:(?:the|de|het|la|le|les|el|los|las|die|der|den|il|lo|o|a|l${A})\s?)?(?:apa|mla|iso|din|norm\p{L}*|standa\p{L}*|richtlijn\p{L}*|regel\p{L}*|règles?|reglas?|regole|normas?|normes?|wet|ley|loi|legge|lei|gesetz\p{L}*|protocol\p{L}*|schema|planning|plan)(?![\p{L}]))|kondigde|zegt|zei|(?:de fabrikant|het bedrijf) (?:\p{L}+ ){0,2}?(?:zegt|zei|stelt|meldt|kondigt|belooft|verklaart|benadrukt|claimt)`,
+    String.raw`segundo (?:o|a|os|as|ele|ela|eles|elas|fontes|dados)(?![\p{L}])|anunciou|afirma|(?:o fabricante|a empresa) (?:\p{L}+ ){0,2}?(?:afirma|explica|anuncia|anunciou|garante|diz|disse|declara|promete|afirmou)`,
   ],
 });
 

@@ -265,15 +265,15 @@ const NOT_A_CATEGORY = new Set(
     // German
     'der die das den dem des ein eine einen einem einer eines und oder mit von aus auf anhand bei über unter rund etwa ca zirka mehr als mehrere mehreren zusätzlich tausend tausende tausenden millionen million milliarden hunderttausende hunderttausenden daten datensätze datensätzen datensatz informationen material materialien inhalte inhalten beispiele historischen historische historischer früheren frühere eigenen eigene eigener öffentlich öffentlichen öffentliche lizenzierten lizenzierte anonymisierten anonymisierte pseudonymisierten pseudonymisierte synthetischen synthetische unsere unseren unserem unserer sowie zugehörigen zugehörige jeweiligen wurde wurden worden ist sind hat haben',
     // French
-    'le la les l un une des du de d et ou sur avec à partir environ plus près millions million milliers milliards centaines données donnée informations contenus contenu exemples historiques publiques publics propres nos notre leurs anonymisées anonymisés anonymisée pseudonymisées synthétiques correspondantes correspondants associés associées a été ont été',
+    'le la les l un une des du de d et ou sur avec à partir environ plus près millions million milliers milliards centaines données donnée informations contenus contenu exemples matériel matériaux historiques publiques publics propres nos notre leurs anonymisées anonymisés anonymisée pseudonymisées synthétiques correspondantes correspondants associés associées a été ont été',
     // Spanish
-    'el la los las un una unos unas del de y o con en sobre a partir más alrededor cerca millones millón miles datos dato información contenidos ejemplos históricos históricas histórico propios propias nuestros nuestras nuestro públicos públicas anonimizados sintéticos se ha han fue fueron',
+    'el la los las un una unos unas del de y o con en sobre a partir más alrededor cerca millones millón miles datos dato información contenidos ejemplos material materiales históricos históricas histórico propios propias nuestros nuestras nuestro públicos públicas anonimizados sintéticos se ha han fue fueron',
     // Italian
-    'il lo la i gli le un una uno dei delle degli di del della dello e o con su sui sulle da circa oltre più milioni migliaia dati informazioni contenuti esempi storici storiche propri proprie nostri nostre pubblici pubbliche anonimizzati sintetici è stato stata stati state',
+    'il lo la i gli le un una uno dei delle degli di del della dello e o con su sui sulle da circa oltre più milioni migliaia dati informazioni contenuti esempi materiale materiali storici storiche propri proprie nostri nostre pubblici pubbliche anonimizzati sintetici è stato stata stati state',
     // Dutch
-    'de het een en of met op van uit ruim circa ongeveer meer dan miljoen miljoenen duizenden duizend gegevens data voorbeelden eerdere historische eigen onze openbare geanonimiseerde synthetische is zijn werd werden',
+    'de het een en of met op van uit ruim circa ongeveer meer dan miljoen miljoenen duizenden duizend gegevens data voorbeelden materiaal materialen inhoud eerdere historische eigen onze openbare geanonimiseerde synthetische is zijn werd werden',
     // Portuguese
-    'o a os as um uma uns umas do da dos das de e ou com em sobre cerca mais milhões milhares dados informações conteúdos exemplos históricos histórico próprio própria próprios nosso nossa nossos nossas públicos anonimizados sintéticos foi foram',
+    'o a os as um uma uns umas do da dos das de e ou com em sobre cerca mais milhões milhares dados informações conteúdos exemplos material materiais históricos histórico próprio própria próprios nosso nossa nossos nossas públicos anonimizados sintéticos foi foram',
   ]
     .join(' ')
     .split(' '),
