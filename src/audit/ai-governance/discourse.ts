@@ -341,6 +341,13 @@ function build(corpus: Corpus): Discourse {
   const systemNames = findSystemNames(sentences);
   const editorial = isEditorial(page);
   const discourse: Discourse = { corpus, sentences, sections, systemNames, pageAboutAi: false, editorial, negation: negationFor(page.lang), documentsSystem: false };
+  // On a page that names AI, a record's model or system field names the system too ("Model |
+  // CreditLens 4.1" › "CreditLens was trained on …"). Records are read only then: most pages name no AI.
+  if (sentences.some((s) => hitsIn(s, AI_TERMS).length > 0)) {
+    const named = new Set(systemNames);
+    for (const name of recordSystemNames(discourse)) if (named.size < MAX_SYSTEM_NAMES) named.add(name);
+    discourse.systemNames = [...named].sort((a, b) => b.length - a.length);
+  }
   const title = sentences.find((s) => s.blockIndex === -1 && corpus.segments[0]?.where === 'the title' && s.start === corpus.segments[0].start);
   const h1 = sections.find((s) => s.level === 1)?.heading;
   discourse.pageAboutAi = [title, h1].some((s) => s !== undefined && s !== null && isAiSentence(discourse, s));
@@ -439,6 +446,24 @@ function findSystemNames(sentences: readonly Sentence[]): string[] {
     }
   }
   return [...names].sort((a, b) => b.length - a.length);
+}
+
+/** A record key that names the model or system ("Model", "Modellname", "Nom du modèle", "Sistema"). */
+const MODEL_KEY =
+  /^(?:(?:ai |ki-|ia )?(?:model|modell|modèle|modelo|modello|system|systeem|système|sistema|software|logiciel|tool|werkzeug|outil|herramienta|strumento|ferramenta)(?:name|naam| name)?|(?:nom|nome|nombre|naam|name) (?:du |do |del |dello |della |van het |van de |des |of the )?(?:modèle|modelo|modello|model|modells|sistema|système|systeem|systems?))$/iu;
+/** A capitalised name of up to three words, and a version after it that the name is used without ("CreditLens 4.1" › "creditlens"). */
+const RECORD_NAME = /^(\p{Lu}[\p{L}\d’'-]*(?: \p{Lu}[\p{L}\d’'-]*){0,2})(?:,? (?:v(?:ersion|ersie|ersão|ersión|ersione)?\.? ?)?\d[\d.]*)?(?:$|[ ,(;–—-])/u;
+
+function recordSystemNames(d: Discourse): string[] {
+  const names: string[] = [];
+  for (const group of recordsOf(d)) {
+    for (const field of group.fields) {
+      if (!MODEL_KEY.test(field.key.trim().replace(/[:\s]+$/u, ''))) continue;
+      const name = RECORD_NAME.exec(field.value.trim())?.[1];
+      if (name !== undefined && name.length >= 3 && !GENERIC_NAME.test(name)) names.push(name.toLowerCase());
+    }
+  }
+  return names;
 }
 
 /** A capitalised name (up to three words, versions included) set off by commas or called so, right after an AI term. */

@@ -41,7 +41,7 @@ import { A, H, findAll, lexeme, type Lexeme } from './lexicon.ts';
 // Lexicon (EN, DE, FR, ES, IT, NL, PT)
 
 /** Training verbs, inflected, that take their data after a preposition ("trained on", "entrenado con"). */
-const TRAIN_VERB = String.raw`(?:(?:pre|re|fine)${H}?)?(?:trained|training|trains?|tuned|learned|learnt|learns|taught)|(?:vor|nach|neu|weiter|fein)?trainier\p{L}*|angelernt|gelernt|lernte|(?:pré|ré)?-?entraîn(?:é|ée|és|ées|er|ant|ons)|affiné(?:e|s|es)?|appris|(?:pre|re)?entren(?:ad[oa]s?|ó|aron|ar|amos|an?|ando)|aprendi(?:ó|eron|do)|(?:pre|ri)?addestrat[oaie]|addestr(?:are|ano|iamo|ando)|allenat[oaie]|imparato|(?:bij|na|voor|her)?getraind|train(?:en|t|de|den)|geleerd|(?:pré-?|re)?trein(?:ad[oa]s?|ou|aram|ar|amos|ámos|ando)|aprend(?:eu|eram|ido)`;
+const TRAIN_VERB = String.raw`(?:(?:pre|re|fine)${H}?)?(?:trained|training|trains?|tuned|learned|learnt|learns|taught)|(?:vor|nach|neu|weiter|fein)?trainier\p{L}*|angelernt|gelernt|lernte|(?:pré|ré)?-?entraîn(?:é|ée|és|ées|er|ant|ons)|affiné(?:e|s|es)?|appris|(?:pre|re)?entren(?:ad[oa]s?|ó|aron|ar|amos|an?|ando)|aprendi(?:ó|eron|do)|(?:pre|ri)?addestrat[oaie]|mess[oaie] a punto|messi a punto|addestr(?:are|ano|iamo|ando)|allenat[oaie]|imparato|(?:bij|na|voor|her)?getraind|train(?:en|t|de|den)|geleerd|(?:pré-?|re)?trein(?:ad[oa]s?|ou|aram|ar|amos|ámos|ando)|aprend(?:eu|eram|ido)`;
 /**
  * Prepositions that introduce training data after the verb. ("in" and "an" are left out: "trained
  * in first aid", "trained an assistant"; so is "von", the agent of a German passive: "entwickelt
@@ -370,12 +370,18 @@ function analyse(d: Discourse): TrainingData {
     // A heading asking what the model or system was trained on ("Su quali dati è stato addestrato
     // il sistema", "Waarop is het systeem getraind?") heads its training data too, unless it is
     // about people being trained.
+    // So does a training heading that names nothing but asks about the data ("¿Con qué información
+    // se entrenó?", "With what data was it trained?"): on a page with an AI system of its own (the
+    // only pages read here), its subject is that system.
+    const dataQuestion = heading !== null && heading.text.trimEnd().endsWith('?') && DATA_WORD.test(heading.lower);
     const trainingSection =
-      heading !== null && (dataHeading || ((isAiSentence(d, heading) || namesTrainedThing(heading)) && findAll(PEOPLE, heading.text, heading.lower).length === 0 && isTrainingHeading(d, heading)));
+      heading !== null &&
+      (dataHeading ||
+        ((isAiSentence(d, heading) || namesTrainedThing(heading) || dataQuestion) && findAll(PEOPLE, heading.text, heading.lower).length === 0 && isTrainingHeading(d, heading)));
     for (let i = 0; i < sentences.length; i++) {
       const s = sentences[i]!;
       // "Training data" / "Dados de treinamento" in the sentence itself is machine learning's own term too.
-      const ai = isAiSentence(d, s) || dataHeading || hitsIn(s, TRAINING_NOUN).length > 0;
+      const ai = isAiSentence(d, s) || dataHeading || (trainingSection && dataQuestion) || hitsIn(s, TRAINING_NOUN).length > 0;
       if (!ai && !namesTrainedThing(s) && !(opensOnPronoun(s) && antecedentIsSystem(d, section, i))) continue;
       const cue = statementIn(d, s, finalVerb, trainingSection && ai);
       if (cue === undefined && !trainingSection) continue;
@@ -415,8 +421,8 @@ function namesTrainedThing(s: Sentence): boolean {
   return findAll(TRAINED_THING, s.text, s.lower).length > 0;
 }
 
-/** A sentence whose subject refers back ("It was trained on …" after "The grasp-planning model, PickPilot Vision v4.1, …"). */
-const PRONOUN_OPENING = /^(?:it|they|this|es|er|sie|il|elle|ils|elles|él|ella|esso|essa|hij|het|ze|ele|ela)\s/iu;
+/** A sentence whose subject refers back ("It was trained on …" after "The grasp-planning model, PickPilot Vision v4.1, …"), also after an inverted verb ("Trainiert wurde sie mit …"). */
+const PRONOUN_OPENING = /^(?:(?:it|they|this|es|er|sie|il|elle|ils|elles|él|ella|esso|essa|hij|het|ze|ele|ela)\s|\p{L}+ (?:wurde|wurden|ist|hat|haben|werd|werden) (?:sie|es|er|hij|het|ze)\s)/iu;
 function opensOnPronoun(s: Sentence): boolean {
   return PRONOUN_OPENING.test(s.text);
 }
@@ -439,6 +445,9 @@ function antecedentIsSystem(d: Discourse, section: Section, i: number): boolean 
   }
   return false;
 }
+
+/** A data noun in a heading that asks what a system was trained on. */
+const DATA_WORD = /(?:^|[^\p{L}])(?:data|daten|données|datos|dati|gegevens|dados|information|informationen|información|informazioni|informatie|informações|material|materiale|materiaal|ejemplos|exemples|examples|beispiele|esempi|voorbeelden|exemplos)(?![\p{L}])/u;
 
 function isTrainingHeading(d: Discourse, heading: Sentence): boolean {
   return [...hitsIn(heading, TRAINING_NOUN), ...hitsIn(heading, TRAINING_TOPIC)].some((hit) => !isNegated(d, heading, hit.start, hit.end));
@@ -538,7 +547,8 @@ function categoryOf(s: Sentence, start: number, end: number): Hit | undefined {
   const stop = Math.min(source?.start ?? text.length, cut === null ? text.length : cut.index);
   text = text.slice(0, stop);
   const words = text.split(/[^\p{L}\d'’-]+/u).filter((w) => w !== '');
-  if (words.length === 0 || NOT_AN_OBJECT.test(words[0]!)) return undefined;
+  // Portuguese "mais de 250 mil" is "more than", not the French "but".
+  if (words.length === 0 || (NOT_AN_OBJECT.test(words[0]!) && !(words[0] === 'mais' && words[1] === 'de'))) return undefined;
   const content = words.some((w) => w.length >= 3 && !/^[\d.,'’-]+$/u.test(w) && !NOT_A_CATEGORY.has(w) && !NOT_A_CATEGORY.has(w.replace(/^(?:l|d)['’]/u, '')));
   if (!content) return undefined;
   const lead = text.length - text.trimStart().length;
