@@ -25,7 +25,7 @@
 // them).
 import type { Control, Outcome } from '../control.ts';
 import { truncate, type Page } from '../page.ts';
-import { RECORD_LEVEL, discourseOf, hitsIn, isAiSection, isAiSentence, isNegated, recordGroupOf, recordsOf, type Discourse, type RecordGroup, type Section, type Sentence } from './discourse.ts';
+import { RECORD_LEVEL, discourseOf, hitsIn, isAiSection, isAiSentence, isNegated, mentionsAi, recordGroupOf, recordsOf, type Discourse, type RecordGroup, type Section, type Sentence } from './discourse.ts';
 import { ownSystemOf } from './own-system.ts';
 import { EVIDENCE_MAX, corpusOf, linked, locationAt, lookedFor, outcome, partlyFound, quotedText, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
@@ -243,7 +243,9 @@ function find(d: Discourse, full: boolean): Finding {
 /** Keys of a record's fields, in the seven languages: the model's name, its version, its maker. */
 const VERSION_KEY = /(?:version|versión|versione|versie|versão|release|rilascio)/iu;
 const MODEL_KEY = /(?:^|[\s-])(?:(?:ai|ki|ia)[ -])?(?:model|modell|modèle|modelo|modello|software|logiciel|system|système|sistema|systeem|product|produkt|produit|producto|prodotto|produto|technology|technologie|tecnología|tecnologia)(?:name|naam)?(?:$|[\s:-])|^(?:\p{L}+)?(?:modell|model|modelo|modello)$/iu;
-const PROVIDER_KEY = /(?:provider|vendor|supplier|developer|manufacturer|partner|made by|developed by|anbieter|hersteller|entwickler|lieferant|fournisseur|fabricant|éditeur|développé par|proveedor|fabricante|desarrollador|desarrollado por|fornitore|produttore|sviluppatore|sviluppato da|leverancier|fabrikant|ontwikkelaar|ontwikkeld door|fornecedor|desenvolvedor|desenvolvido por)/iu;
+const PROVIDER_KEY = /(?:provider|vendor|supplier|developer|manufacturer|partner|made by|developed by|designed by|built by|anbieter|hersteller|entwickler|lieferant|entwickelt von|fournisseur|fabricant|fabbricante|éditeur|développé par|conçu par|proveedor|fabricante|desarrollador|desarrollado por|diseñado por|fornitore|produttore|sviluppatore|sviluppato da|progettato da|leverancier|fabrikant|ontwikkelaar|ontwikkeld door|fornecedor|desenvolvedor|desenvolvido por)/iu;
+/** A bare "Name" key: the model's name where the record also gives its version and maker ("Naam | NevusTriage", "Nombre | RiesgoClaro"). */
+const NAME_KEY = /^(?:name|naam|nom|nombre|nome)$/iu;
 /** Keys that name a product rather than a model or software. */
 const PRODUCT_KEY = /product|produkt|produit|producto|prodotto|produto/iu;
 /** A version in a field's value: "5.1 (seit Oktober 2024 im Einsatz)", "v3.1", "2.3.1". */
@@ -260,17 +262,35 @@ const MAKER_VALUE = /^\p{Lu}[\p{L}\d&.'’-]*(?: (?:\p{Lu}[\p{L}\d&.'’-]*|&|an
 function fromRecord(d: Discourse, record: RecordGroup, readableSet: ReadonlySet<Sentence>): Identified | undefined {
   const fields = record.fields.filter((f) => readableSet.has(f.sentence));
   const version = fields.find((f) => VERSION_KEY.test(f.key) && VERSION_VALUE.test(f.value) && !PROVIDER_KEY.test(f.key));
-  const model = fields.find((f) => f !== version && MODEL_KEY.test(f.key) && !VERSION_KEY.test(f.key) && !PROVIDER_KEY.test(f.key) && isName(f.value.split(/\s/u)[0]!));
+  const named = (f: (typeof fields)[number]) => isName(f.value.split(/\s/u)[0]!);
+  const model =
+    fields.find((f) => f !== version && MODEL_KEY.test(f.key) && !VERSION_KEY.test(f.key) && !PROVIDER_KEY.test(f.key) && named(f)) ??
+    fields.find((f) => f !== version && version !== undefined && NAME_KEY.test(f.key.trim()) && named(f)) ??
+    // A version field holding the name too ("Versie | Jobmatch 3.0").
+    (version !== undefined && named(version) ? version : undefined);
   const maker = fields.find((f) => f !== model && f !== version && PROVIDER_KEY.test(f.key) && MAKER_VALUE.test(f.value));
   if (model === undefined || maker === undefined) return undefined;
   if (version === undefined && !VERSION_VALUE.test(model.value)) return undefined;
-  // A product's data sheet has a model, version and maker too: a product key needs the record to sit in an AI-related section.
-  if (PRODUCT_KEY.test(model.key) && (model.sentence.section === null || !isAiSection(d, model.sentence.section))) return undefined;
+  // A product's data sheet has a model, version and maker too: a product key needs the record to
+  // sit in an AI-related section, or the product's name to come back where the page documents its
+  // AI system ("Descrizione del sistema PulmoScan CAD 2.3 (PDF)").
+  if (PRODUCT_KEY.test(model.key) && (model.sentence.section === null || !isAiSection(d, model.sentence.section)) && !documentedAsSystem(d, model)) return undefined;
   if (isNegated(d, model.sentence, model.start, model.end)) return undefined;
   const name = MAKER_VALUE.exec(maker.value)![0].replace(/[.,;:]+$/u, '');
   const modelName = model.value.split(/[(,;]/u)[0]!.trim();
-  const label = version === undefined ? modelName : `${modelName}, version ${VERSION_VALUE.exec(version.value)![0]}`;
+  const label = version === undefined || version === model ? modelName : `${modelName}, version ${VERSION_VALUE.exec(version.value)![0]}`;
   return { model: { start: model.start, end: Math.min(model.end, model.start + 60) }, provider: name, via: { start: maker.start, end: maker.start + name.length }, name: label };
+}
+
+/** A system description or model card, by name, in the seven languages. */
+const SYSTEM_DOC =
+  /descri(?:zione|ption|pción|ção) (?:du |del |do |of the |des |de la )?(?:sistema|système|system)|system ?(?:description|beschreibung|beschrijving|card)|systeembeschrijving|model ?card|modell ?karte|scheda (?:del )?modello|fiche (?:du )?modèle|modelkaart|cartão do modelo|tarjeta del modelo/u;
+
+/** The record's product name appears in another sentence that names AI or documents the system. */
+function documentedAsSystem(d: Discourse, model: RecordGroup['fields'][number]): boolean {
+  const name = model.value.split(/[(,;]/u)[0]!.trim().split(/\s/u)[0]!.toLowerCase();
+  if (name.length < 3) return false;
+  return d.sentences.some((x) => x !== model.sentence && x.lower.includes(name) && (SYSTEM_DOC.test(x.lower) || mentionsAi(d, x)));
 }
 
 function providerName(corpus: Corpus, hit: Hit): string | undefined {
