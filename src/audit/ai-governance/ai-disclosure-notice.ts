@@ -125,8 +125,13 @@ const LAW_COMPOUND = /(?:-|\s)(?:act|gesetz|verordnung|verordening|wet)$/u;
 function negatedPredicate(d: Discourse, s: Sentence, hit: Hit): boolean {
   const after = d.corpus.lower.slice(hit.end, Math.min(s.end, hit.end + PREDICATE_REACH)).split(/[,;:–—(]/u)[0]!;
   const words = after.trim().split(' ').slice(0, 2).join(' ');
-  return words !== '' && findAll(d.negation, words, words).length > 0;
+  if (words !== '' && findAll(d.negation, words, words).length > 0) return true;
+  // A verb-final "is not used" after the subject it negates, the terms listed before it: "Künstliche
+  // Intelligenz oder automatisierte Entscheidungsverfahren kommen dabei nicht zum Einsatz".
+  return NOT_USED.test(d.corpus.lower.slice(hit.end, s.end));
 }
+const NOT_USED =
+  /^[^.;:!?]*?\b(?:kommt|kommen|wird|werden|wurde|wurden|ist|sind|wordt|worden|werd|komt|komen) (?:\p{L}+ ){0,3}?(?:nicht|nie|niemals|niet|nooit) (?:zum einsatz|eingesetzt|verwendet|genutzt|benutzt|angewendet|gebraucht|gebruikt|ingezet|toegepast|aan te pas)/u;
 const PREDICATE_REACH = 30;
 
 /** A sentence that is nothing but the AI term: a menu entry, tag or category ("Machine Learning"). */

@@ -558,7 +558,10 @@ export function isNegated(discourse: Discourse, s: Sentence, start: number, end:
     clauseStart = m.index + m[0].length;
   }
   window = window.slice(clauseStart);
-  if (findAll(UNASSERTED, window, window).length > 0) return true;
+  // "whether" opens a clause that a comma closes: "Ob Ihre Steuererklärung automatisch veranlagt
+  // wird, entscheidet eine Software" asserts what follows the comma.
+  const cue = cueOffset - clauseStart;
+  if (findAll(UNASSERTED, window, window).some((hit) => !window.slice(hit.end, cue).includes(','))) return true;
   const negations = findAll(discourse.negation, window, window).length - findAll(NOT_A_NEGATION, window, window).length;
   const without = findAll(WITHOUT, window, window).length > 0;
   return negations > 0 ? !without : without;

@@ -114,8 +114,13 @@ export const AI_TERMS = lexeme({
     // automatiquement par un logiciel", "valutato in automatico da un software", "È il software a
     // stabilire", "the software decides whether".
     String.raw`(?:software|logiciel|programma|programa|programm|system|systeem|sistema|système) (?:\p{L}{1,40} ){0,4}?${DECIDES_STRICT} (?:\p{L}{1,40} ){0,3}?(?:automatically|automatisch|automatiquement|automáticamente|automaticamente|in automatico)`,
-    String.raw`(?:automatically|automatisch|automatiquement|automáticamente|automaticamente|in automatico|de forma automática|de forma automatizada) (?:\p{L}{1,40} ){0,2}?(?:by|durch|von|par|por|da|door|pelo|pela) (?:an? |the |our |un |une |una |uma |um |een |einer |einem |unserer |unserem |le |il |lo |o |de |het |onze |notre |nuestro |nostro |nosso )?(?:\p{L}{1,40} )?(?:software|logiciel|programa|programm\p{L}*|programma|computer)`,
+    String.raw`(?:automatically|automatisch|automatiquement|automáticamente|automaticamente|in automatico|de forma automática|de forma automatizada) (?:\p{L}{1,40} ){0,2}?(?:by|durch|von|par|por|da|door|pelo|pela) (?:an? |the |our |un |une |una |uma |um |een |einer |einem |unserer |unserem |le |il |lo |o |de |het |onze |notre |nuestro |nostro |nosso )?(?:\p{L}{1,40} ){0,2}?(?:software|logiciel|programa|programm\p{L}*|programma|computer|system|sistema|système|systeem)(?![\p{L}])`,
     String.raw`(?:è|sarà) il (?:software|programma|sistema) a (?:stabilire|decidere|valutare|calcolare|determinare)|(?:the|our) software (?:decides|determines)|(?:le|notre) logiciel (?:décide|détermine)|el (?:software|programa) (?:decide|determina)|(?:de|onze) software (?:beslist|bepaalt)|die software (?:entscheidet|bestimmt)|o (?:software|programa) (?:decide|determina)`,
+    // The verb before its subject: "entscheidet eine Software der Steuerverwaltung", "beslist een
+    // algoritme of u de lening krijgt", "décide un algorithme".
+    String.raw`(?:entscheidet|bewertet|berechnet|bestimmt|beslist|bepaalt|beoordeelt|décide|détermine|évalue|decide|determina|evalúa|stabilisce|valuta|avalia) (?:eine|ein|die|der|das|unsere?|een|het|onze|un|une|le|la|el|il|lo|o|um|uma) (?:\p{L}+ )?(?:software|computerprogramm|programm|algorithmus|algoritme|algorithme|algoritmo|logiciel|programa|programma)`,
+    // A selection or screening named as automated: "passa por uma pré-seleção automatizada".
+    String.raw`(?:pré-?seleção|triagem|seleção|preselección|selección|preselezione|selezione|présélection|sélection|preselectie|selectie|vorauswahl) automatiza(?:da|do)|(?:preselezione|selezione) automatizzata|(?:présélection|sélection) automatisée|automatische (?:vorauswahl|preselectie|selectie)`,
     // An algorithm comparing a person's CV or application ("Um algoritmo compara o seu perfil com os requisitos").
     String.raw`(?:algorithm\p{L}*|algorithmes?|algoritm\p{L}*) (?:\p{L}{1,40} ){0,2}?compar\p{L}* (?:\p{L}{1,40} ){0,3}?(?:cv|curriculum|résumé|profile?|perfil|profilo|profiel|lebenslauf|bewerbung|candidatur\p{L}*|applications?|solicitud|domanda|aanvraag|candidatura)`,
     // German
@@ -127,7 +132,7 @@ export const AI_TERMS = lexeme({
     // Italian
     String.raw`intelligenza artificiale|apprendimento automatico|modell[oi] (?:linguistic[oi]|di linguaggio)|ret[ei] neural[ei]|decision[ei] automatizzat[ae]|assistente virtuale`,
     // Dutch
-    String.raw`kunstmatige intelligentie|machinaal leren|taalmodel(?:len)?|neurale netwerken?|geautomatiseerde (?:besluitvorming|beslissingen?)|virtuele assistent`,
+    String.raw`kunstmatige intelligentie|artificiële intelligentie|machinaal leren|taalmodel(?:len)?|neurale netwerken?|geautomatiseerde (?:besluitvorming|beslissingen?)|virtuele assistent`,
     // Portuguese
     String.raw`inteligência artificial|aprendi(?:zagem|zado) (?:automátic[ao]|de máquina)|modelos? de linguagem|redes? neura(?:l|is)|decis(?:ão|ões) automatizadas?|assistente virtual`,
   ],
