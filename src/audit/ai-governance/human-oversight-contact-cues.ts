@@ -19,17 +19,17 @@ const PERSON = [
   String.raw`humans?|persons?|people|someone|somebody|real person|staff|team|teams|colleagues?|employees?|members? of (?:staff|(?:our|the) \p{L}+(?: \p{L}+)?)|human agents?|live agents?|(?:customer (?:service|care|support)|support|service) (?:agents?|team|staff|desk)`,
   String.raw`advis[eo]rs?|officers?|specialists?|experts?|editors?|sub${H}editors?|reviewers?|moderators?|clinicians?|doctors?|gps?|nurses?|radiologists?|radiographers?|dermatologists?|pharmacists?|vets?|veterinar\p{L}*|lawyers?|solicitors?|attorneys?|paralegals?|counsel|brokers?|underwriters?|(?:claims? )?handlers?|caseworkers?|case workers?|recruiters?|hiring managers?|teachers?|invigilators?|examiners?|assessors?|graders?|planners?|engineers?|technicians?|analysts?|consultants?|managers?|supervisors?|representatives?|operators?|cartographers?|translators?|journalists?|surveyors?|valuers?|inspectors?|auditors?|approvers?|pathologists?|agronomists?|committee|panel`,
   // German
-  String.raw`mensch\p{L}*|person(?:en)?|mitarbeiter\p{L}*|sachbearbeiter\p{L}*|berater(?:in|innen|n)?|kolleg\p{L}*|ärzt\p{L}*|arzt|redaktion|redakteur\p{L}*|expert(?:e|en|in|innen)|fachleute|fachkr(?:aft|äfte)|(?:übungs|team|abteilungs|bereichs|kurs|studien|schicht)leitung\p{L}*|prüfer(?:in|innen|n)?|gutachter\p{L}*|lehrkr(?:aft|äfte)|lehrende\p{L}*|lehrer\p{L}*|pflegekr(?:aft|äfte)|jurist\p{L}*|anwält\p{L}*|anwalt|ansprechpartner\p{L}*|kundenservice|kundendienst|techniker\p{L}*|radiolog(?:e|en|in|innen)`,
+  String.raw`mensch\p{L}*|person(?:en)?|mitarbeiter\p{L}*|sachbearbeiter\p{L}*|berater(?:in|innen|n)?|kolleg\p{L}*|ärzt\p{L}*|arzt|redaktion|redakteur\p{L}*|expert(?:e|en|in|innen)|fachleute|fachkr(?:aft|äfte)|(?:übungs|team|abteilungs|bereichs|kurs|studien|schicht)leitung\p{L}*|prüfer(?:in|innen|n)?|gutachter\p{L}*|lehrkr(?:aft|äfte)|lehrende\p{L}*|lehrer\p{L}*|pflegekr(?:aft|äfte)|jurist\p{L}*|anwält\p{L}*|anwalt|ansprechpartner\p{L}*|kundenservice|kundendienst|techniker\p{L}*|radiolog(?:e|en|in|innen)|\p{L}*kommissär\p{L}*|beamt(?:e|er|in|innen)|sachverständig\p{L}*`,
   // French
-  String.raw`humains?|personnes?|équipes?|collaborat(?:eur|rice)s?|conseill(?:er|ère)s?|agents? humains?|membres?|employé(?:e|s|es)?|médecins?|infirmi(?:er|ère)s?|experts?|juristes?|avocat(?:e|s|es)?|chargé(?:e|s|es)?|gestionnaires?|responsables?|enseignant(?:e|s|es)?|professeur(?:e|s|es)?|correct(?:eur|rice)s?|rédact(?:eur|rice)s?|rédaction|journalistes?|radiologues?|technicien(?:ne|s|nes)?|opérat(?:eur|rice)s?|spécialistes?|service client`,
+  String.raw`humains?|personnes?|équipes?|collaborat(?:eur|rice)s?|conseill(?:er|ère)s?|agents? humains?|membres?|employé(?:e|s|es)?|médecins?|infirmi(?:er|ère)s?|experts?|juristes?|avocat(?:e|s|es)?|chargé(?:e|s|es)?|gestionnaires?|responsables?|enseignant(?:e|s|es)?|professeur(?:e|s|es)?|correct(?:eur|rice)s?|rédact(?:eur|rice)s?|rédaction|journalistes?|radiologues?|radiologistes?|recrut(?:eur|euse)s?|coordonnat(?:eur|rice)s?|technicien(?:ne|s|nes)?|opérat(?:eur|rice)s?|spécialistes?|service client`,
   // Spanish
-  String.raw`human[oa]s?|personas?|equipos?|emplead[oa]s?|gestor(?:a|es|as)?|agentes? humanos?|asesor(?:a|es|as)?|médic[oa]s?|técnic[oa]s|técnico|abogad[oa]s?|especialistas?|expert[oa]s?|profesor(?:a|es|as)?|agrónom[oa]s?|radiólog[oa]s?|peritos?|operador(?:a|es|as)?|responsables?|revisor(?:a|es|as)?|miembros?|compañer[oa]s?|atención al cliente`,
+  String.raw`human[oa]s?|personas?|equipos?|emplead[oa]s?|gestor(?:a|es|as)?|agentes? humanos?|asesor(?:a|es|as)?|médic[oa]s?|técnic[oa]s|técnico|abogad[oa]s?|especialistas?|expert[oa]s?|profesor(?:a|es|as)?|agrónom[oa]s?|radiólog[oa]s?|agentes?(?! virtual| conversacional| de ia| automático)|peritos?|operador(?:a|es|as)?|responsables?|revisor(?:a|es|as)?|miembros?|compañer[oa]s?|atención al cliente`,
   // Italian
   String.raw`uman[oaie]|persone?|operator[ei]|operatric[ei]|personale|medic[oi]|mediche?|consulent[ei]|avvocat[oi]|perit[oi]|termograf[oi]|tecnic[oi]|espert[oi]|squadra|dipendent[ei]|colleg(?:a|hi|he)|addett[oiae]|responsabil[ei]|revisor[ei]|traduttor[ei]|traduttric[ei]|redattor[ei]|redazione|insegnant[ei]|docent[ei]|radiolog[oi]|radiologhe|radiologa|incaricat[oiae]|membr[oi]`,
   // Dutch
   String.raw`mens(?:en)?|persoon|personen|medewerker\p{L}*|collega\p{L}*|adviseur\p{L}*|arts|artsen|huisarts\p{L}*|doktersassistent\p{L}*|assistente|praktijkondersteuner\p{L}*|verpleegkundige\p{L}*|specialist\p{L}*|deskundige\p{L}*|intercedent\p{L}*|redactie|redacteur\p{L}*|behandelaar\p{L}*|beoordelaar\p{L}*|jurist\p{L}*|advocat\p{L}*|advocaat|klantenservice|docent\p{L}*|leraar|leraren|radioloog|radiologen|ambtena\p{L}*|actuaris\p{L}*|consulent\p{L}*`,
   // Portuguese
-  String.raw`pessoas?|equipe|equipa|funcionári[oa]s?|colaborador(?:a|es|as)?|atendentes?|agentes? humanos?|consultor(?:a|es|as)?|médic[oa]s?|advogad[oa]s?|gestor(?:a|es|as)?|analistas?|curador(?:a|es|as)?|curadoria|membros?|radiologistas?|professor(?:a|es|as)?`,
+  String.raw`pessoas?|equipe|equipa|funcionári[oa]s?|colaborador(?:a|es|as)?|atendentes?|agentes? humanos?|consultor(?:a|es|as)?|médic[oa]s?|advogad[oa]s?|gestor(?:a|es|as)?|analistas?|curador(?:a|es|as)?|curadoria|membros?|radiologistas?|professor(?:a|es|as)?|técnic[oa]s?`,
 ];
 
 export const PERSON_WORDS = lexeme({ lower: PERSON });
@@ -57,7 +57,7 @@ export const REVIEW = lexeme({
     // German
     String.raw`(?:über|nach|gegen)?prüf(?:t|en|e|st|ung|ungen)|(?:über|nach|gegen)?geprüft|kontroll(?:e|en|iert|ieren|iere)|begutacht\p{L}*|zweit(?:e|en) meinung|zweitmeinung|neubewert\p{L}*|(?:sieht|schaut|sehen|schauen) (?:\p{L}+ ){0,3}?(?:an|nach|durch)|angesehen|angeschaut|freigegeben|freigeben|beaufsichtig\p{L}*|aufsicht|eingreifen|eingriff`,
     // French
-    String.raw`vérifi\p{L}*|vérification|revoi[rt]|revoient|revu(?:e|s|es)?|réexam\p{L}*|(?:second|deuxième) avis|contrôl\p{L}*|supervis\p{L}*|relu(?:e|s|es)?|reli[rt]|relisent|relecture|valid(?:e|ent|é|ée|és|ées|er|ation)|examin\p{L}*|réévalu\p{L}*|révision|intervention`,
+    String.raw`vérifi\p{L}*|vérification|revoi[rt]|revoient|revu(?:e|s|es)?|réexam\p{L}*|(?:second|deuxième) avis|contrôl\p{L}*|supervis\p{L}*|relu(?:e|s|es)?|reli[rt]|relisent|relecture|repren(?:ne|nent|dre|d|dra)|repris(?:e|es)?|réétudi\p{L}*|valid(?:e|ent|é|ée|és|ées|er|ation)|examin\p{L}*|réévalu\p{L}*|révision|intervention`,
     // Spanish
     String.raw`revis(?!ta)\p{L}*|supervis\p{L}*|verific\p{L}*|comprob\p{L}*|control(?:a|an|ado|ada|ados|adas|ar|e)|examin\p{L}*|reexamin\p{L}*|reevalu\p{L}*|reconsider\p{L}*|intervención|segunda opinión`,
     // Italian
@@ -65,7 +65,7 @@ export const REVIEW = lexeme({
     // Dutch
     String.raw`bekijk\p{L}*|bekeken|beoordeel\p{L}*|beoordel\p{L}*|controle\p{L}*|controleer\p{L}*|gecontroleerd|toets\p{L}*|getoetst|herbeoordel\p{L}*|heroverweg\p{L}*|nagekeken|nakijk\p{L}*|second opinion|tweede mening|(?:nog eens|opnieuw) (?:\p{L}+ ){0,2}?kijk\p{L}*|kijk\p{L}* (?:\p{L}+ ){0,3}?(?:nog eens|opnieuw|naar)|tussenkomst`,
     // Portuguese
-    String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|revêem|rever|reveja|revejam|reviu|reveem|revist[oa]s?|verific\p{L}*|supervis\p{L}*|controla\p{L}*|examin\p{L}*|reexamin\p{L}*|reavali\p{L}*|reaprecia\p{L}*|intervenção|segunda opinião`,
+    String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|revêem|rever|reveja|revejam|reviu|reveem|revist[oa]s?|verific\p{L}*|supervis\p{L}*|controla\p{L}*|examin\p{L}*|reexamin\p{L}*|reavali\p{L}*|reanalis\p{L}*|reaprecia\p{L}*|intervenção|segunda opinião`,
   ],
 });
 
@@ -82,7 +82,7 @@ export const STRONG_REVIEW = lexeme({
     String.raw`revis(?!ta)\p{L}*|reexamin\p{L}*|reevalu\p{L}*|reconsider\p{L}*|intervención`,
     String.raw`rivist[oaie]|rived\p{L}*|revision[ei]|riesam\p{L}*|rivalut\p{L}*|intervento`,
     String.raw`beoordeling\p{L}*|herbeoordel\p{L}*|heroverweg\p{L}*|(?:nog eens|opnieuw) (?:\p{L}+ ){0,2}?(?:kijk\p{L}*|bekijk\p{L}*|beoordel\p{L}*)|(?:bekijk\p{L}*|beoordeel\p{L}*|beoordel\p{L}*|kijk\p{L}*) (?:\p{L}+ ){0,3}?(?:nog eens|opnieuw)|tussenkomst`,
-    String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|rever|reveja|revejam|reexamin\p{L}*|reavali\p{L}*|reaprecia\p{L}*|intervenção`,
+    String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|rever|reveja|revejam|reexamin\p{L}*|reavali\p{L}*|reanalis\p{L}*|reaprecia\p{L}*|intervenção`,
   ],
 });
 
@@ -119,7 +119,7 @@ export const HUMAN_OVERSIGHT = lexeme({
     String.raw`(?:supervisión|revisión|intervención|control|verificación|validación) humanas?|(?:revisión|supervisión) médica`,
     String.raw`(?:controllo|revisione|verifica|supervisione|intervento|valutazione|convalida) uman[oa]|(?:controllo|verifica) medic[oa]`,
     String.raw`menselijke (?:tussenkomst|controle|beoordeling|toetsing|blik|tussenkomst)`,
-    String.raw`(?:revisão|supervisão|intervenção|verificação|validação|avaliação) humanas?`,
+    String.raw`(?:revisão|supervisão|intervenção|verificação|validação|avaliação|reavaliação|reanálise) humanas?`,
   ],
 });
 
@@ -199,7 +199,7 @@ export const OUTPUT = lexeme({
   lower: [
     // A mistake in what the system made ("Found a mistake?", "if the outline is wrong"), in every language.
     String.raw`mistakes?|errors?|wrong|incorrect|inaccurate|fehler\p{L}*|falsch\p{L}*|erreurs?|erron\p{L}*|inexact\p{L}*|errores|equivocad\p{L}*|errat[oaie]|sbagliat\p{L}*|fout(?:en|e)?|onjuist\p{L}*|erros?|errad[oa]s?`,
-    String.raw`system|model|algorithm|tool|decisions?|results?|outcomes?|answers?|repl(?:y|ies)|responses?|scores?|assessments?|estimates?|valuations?|recommendations?|suggestions?|predictions?|forecasts?|classifications?|flag(?:s|ged)?|alerts?|summar(?:y|ies)|translations?|transcripts?|outputs?|match(?:es)?|rankings?|assignments?`,
+    String.raw`system|model|algorithm|tool|decisions?|results?|outcomes?|answers?|repl(?:y|ies)|responses?|scores?|assessments?|estimates?|valuations?|recommendations?|suggestions?|predictions?|forecasts?|classifications?|flag(?:s|ged)?|alerts?|summar(?:y|ies)|translations?|transcripts?|outputs?|match(?:es)?|rankings?|assignments?|assistants?|chatbots?|assistent(?:in)?|asistentes?|assistente|assistentes|(?:mis)?classified|classificad[oa]s?|clasificad[oa]s?|classificat[oaie]|classifiée?s?|geclassificeerd|eingestuft|triagem|triage|triaje`,
     String.raw`system\p{L}*|modell\p{L}*|algorithm\p{L}*|entscheidung\p{L}*|ergebnis\p{L}*|antwort\p{L}*|bewertung\p{L}*|einschätzung\p{L}*|empfehlung\p{L}*|vorschl(?:ag|äge)\p{L}*|prognose\p{L}*|zusammenfassung\p{L}*|rückmeldung\p{L}*|bescheid\p{L}*|befund\p{L}*|zuweisung\p{L}*|zuteilung\p{L}*`,
     String.raw`système|modèle|algorithme|outil|décisions?|résultats?|réponses?|scores?|notes?|évaluations?|estimations?|recommandations?|suggestions?|prédictions?|prévisions?|classements?|alertes?|résumés?|traductions?|orientations?|corrections?|affectations?`,
     String.raw`sistema|modelo|algoritmo|herramienta|decisi(?:ón|ones)|resultados?|respuestas?|puntuaci(?:ón|ones)|evaluaci(?:ón|ones)|estimaci(?:ón|ones)|recomendaci(?:ón|ones)|sugerencias?|predicci(?:ón|ones)|previsi(?:ón|ones)|alertas?|resúmenes|resumen|traducci(?:ón|ones)|clasificaci(?:ón|ones)|asignaci(?:ón|ones)`,
@@ -263,7 +263,7 @@ export const POSTAL = lexeme({
 });
 export const WRITE_TO = lexeme({
   lower: [
-    String.raw`write to|writing to|by post|by letter|in writing|send (?:\p{L}+ ){0,3}?to|schreiben sie|schriftlich|richten sie|per post|postalisch|écrivez|par courrier|par écrit|adressez|envoyez|escrib\p{L}*|por escrito|presente su (?:escrito|solicitud|recurso|reclamación)|dirija|por correo postal|scriv\p{L}*|per iscritto|per posta|indirizz(?:i|ate)|inviate|schrijf|schriftelijk|stuur|per brief|escrev\p{L}*|envie|por carta`,
+    String.raw`write to|writing to|by post|by letter|in writing|send (?:\p{L}+ ){0,3}?to|schreiben sie|schriftlich|richten sie|per post|postalisch|écrivez|par courrier|par écrit|adressez|envoyez|escrib\p{L}*|por escrito|presente su (?:escrito|solicitud|recurso|reclamación)|dirija|por correo postal|scriv\p{L}*|per iscritto|per posta|indirizz(?:i|ate)|inviate|schrijf|schriftelijk|stuur|per brief|escrev\p{L}*|envie|por carta|por correio|pelo correio|enviad[oa] (?:\p{L}+ ){0,2}?para`,
   ],
 });
 /** Postcodes on the original text: UK ("BA5 1XX"), four or five digits before a capitalised town, Dutch "6600 AD", Portuguese "1000-001". */

@@ -433,6 +433,8 @@ const CONTACT_HEADING = new RegExp(
       String.raw`(?:any )?questions|(?:do you have|got) (?:any )?questions|need help|more information|further information|fragen|haben sie fragen|noch fragen|weitere informationen|mehr informationen`,
       String.raw`des questions|vous avez des questions|besoin d[’']aide|plus d[’']informations|pour en savoir plus|¿?(?:dudas|preguntas|tienes dudas|tienes preguntas|necesitas ayuda|más información)|domande|hai domande|per approfondire|per informazioni|maggiori informazioni`,
       String.raw`vragen|nog vragen|meer informatie|meer weten|dúvidas|perguntas|tem dúvidas|precisa de ajuda|mais informações|saiba mais`,
+      // A customer-service desk: "Central de Atendimento", "Kundenservice", "Service client".
+      String.raw`customer (?:service|support|care)|help ?desk|kundenservice|kundendienst|service client(?:s|èle)?|atención al cliente|servicio de atención al cliente|assistenza clienti|servizio clienti|klantenservice|central de atendimento|atendimento(?: ao cliente)?`,
     ].join('|') +
     String.raw`)(?:[\s.:!?]|$)`,
   'iu',
