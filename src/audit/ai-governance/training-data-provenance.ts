@@ -131,7 +131,7 @@ const TRAINING_TOPIC = lexeme({
  */
 const TRAINED_THING = lexeme({
   lower: [
-    String.raw`models?|modell\p{L}*|modèles?|modelos?|modell[oi]|networks?|netz\p{L}*|réseaux?|redes?|ret[ei]|netwerk\p{L}*|algorithms?|algorithm(?:us|en)|algorithmes?|algoritm\p{L}*|classifiers?|klassifikator\p{L}*|classificateur\p{L}*|clasificador\p{L}*|classificator\p{L}*|classificador\p{L}*|chat${H}?bots?|assistant|assistent\p{L}*|asistente|assistente|emulators?|engine|motore|motor|moteur|system|systems|planner|tool|software|système|sistema|systeem|programs?|programmes?|programm|programa|programma|logiciel|outil|herramienta|strumento|ferramenta|werkzeug`,
+    String.raw`models?|modell\p{L}*|\p{L}+modell\p{L}*|modèles?|modelos?|modell[oi]|networks?|netz\p{L}*|réseaux?|redes?|ret[ei]|netwerk\p{L}*|algorithms?|algorithm(?:us|en)|algorithmes?|algoritm\p{L}*|classifiers?|klassifikator\p{L}*|classificateur\p{L}*|clasificador\p{L}*|classificator\p{L}*|classificador\p{L}*|chat${H}?bots?|assistant|assistent\p{L}*|asistente|assistente|emulators?|engine|motore|motor|moteur|system|systems|planner|tool|software|système|sistema|systeem|programs?|programmes?|programm|programa|programma|logiciel|outil|herramienta|strumento|ferramenta|werkzeug`,
   ],
 });
 
@@ -162,7 +162,7 @@ const CONTAINS = lexeme({
 /** "Adapted with", only under a training heading ("Aanvullende training: het model is aangepast met …"). */
 const ADAPT_FORWARD = lexeme({
   lower: [
-    String.raw`(?:adapted|adjusted|customi[sz]ed|specialised|specialized|angepasst|adapté\p{L}*|ajusté\p{L}*|adaptad[oa]s?|ajustad[oa]s?|(?:se )?(?:ajust|adapt|afin)(?:ó|aron)|adattat[oaie]|personalizzat[oaie]|aangepast|verfijnd|afgestemd|(?:se )?(?:ajust|adapt)(?:ou|aram)|(?:ajust|adapt|afin)(?:amos|ámos)) (?:\p{L}+ ){0,2}?(?:with|on|using|mit|auf|avec|sur|con|en|su|met|op|com|em)`,
+    String.raw`(?:adapted|adjusted|customi[sz]ed|specialised|specialized|angepasst|adapté\p{L}*|ajusté\p{L}*|adaptad[oa]s?|ajustad[oa]s?|(?:se )?(?:ajust|adapt|afin)(?:ó|aron)|adattat[oaie]|personalizzat[oaie]|aangepast|verfijnd|afgestemd|(?:se )?(?:ajust|adapt)(?:ou|aram)|(?:ajust|adapt|afin)(?:amos|ámos)) (?:\p{L}+ ){0,3}?(?:with|on|using|mit|auf|avec|sur|con|en|su|met|op|com|em)`,
   ],
 });
 
@@ -370,10 +370,10 @@ function analyse(d: Discourse): TrainingData {
     // A heading asking what the model or system was trained on ("Su quali dati è stato addestrato
     // il sistema", "Waarop is het systeem getraind?") heads its training data too, unless it is
     // about people being trained.
-    // So does a training heading that names nothing but asks about the data ("¿Con qué información
-    // se entrenó?", "With what data was it trained?"): on a page with an AI system of its own (the
-    // only pages read here), its subject is that system.
-    const dataQuestion = heading !== null && heading.text.trimEnd().endsWith('?') && DATA_WORD.test(heading.lower);
+    // So does a training heading that names nothing but the data ("¿Con qué información se
+    // entrenó?", "Con qué datos aprendió"): on a page with an AI system of its own (the only pages
+    // read here), its subject is that system.
+    const dataQuestion = heading !== null && DATA_WORD.test(heading.lower);
     const trainingSection =
       heading !== null &&
       (dataHeading ||
@@ -381,7 +381,8 @@ function analyse(d: Discourse): TrainingData {
     for (let i = 0; i < sentences.length; i++) {
       const s = sentences[i]!;
       // "Training data" / "Dados de treinamento" in the sentence itself is machine learning's own term too.
-      const ai = isAiSentence(d, s) || dataHeading || (trainingSection && dataQuestion) || hitsIn(s, TRAINING_NOUN).length > 0;
+      // Under a training heading that names the system or asks about its data, every sentence is about that system ("We trained it on …").
+      const ai = isAiSentence(d, s) || trainingSection || hitsIn(s, TRAINING_NOUN).length > 0;
       if (!ai && !namesTrainedThing(s) && !(opensOnPronoun(s) && antecedentIsSystem(d, section, i))) continue;
       const cue = statementIn(d, s, finalVerb, trainingSection && ai);
       if (cue === undefined && !trainingSection) continue;
@@ -446,7 +447,7 @@ function antecedentIsSystem(d: Discourse, section: Section, i: number): boolean 
   return false;
 }
 
-/** A data noun in a heading that asks what a system was trained on. */
+/** A data noun in a training heading ("Con qué datos aprendió", "¿Con qué información se entrenó?"). */
 const DATA_WORD = /(?:^|[^\p{L}])(?:data|daten|données|datos|dati|gegevens|dados|information|informationen|información|informazioni|informatie|informações|material|materiale|materiaal|ejemplos|exemples|examples|beispiele|esempi|voorbeelden|exemplos)(?![\p{L}])/u;
 
 function isTrainingHeading(d: Discourse, heading: Sentence): boolean {
