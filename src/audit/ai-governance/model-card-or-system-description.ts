@@ -62,7 +62,7 @@ const DOCUMENTATION = lexeme({
     String.raw`description (?:technique|du système|du modèle|de l${A}algorithme)|documentation (?:technique|du système)|notice d${A}utilisation`,
     String.raw`descripci(?:ón|ones) (?:técnica|del sistema|del modelo|del algoritmo)|documentación (?:técnica|del sistema)`,
     String.raw`descrizione (?:tecnica|del sistema|del modello|dell${A}algoritmo)|documentazione (?:tecnica|del sistema)`,
-    String.raw`systeembeschrijving\p{L}*|technische (?:documentatie|beschrijving)|beschrijving van het (?:algoritme|systeem|model)|algoritmebeschrijving`,
+    String.raw`systeembeschrijving\p{L}*|technische (?:documentatie|beschrijving)|beschrijving van het (?:\p{L}*algoritme|systeem|model)|algoritmebeschrijving`,
     String.raw`descriç(?:ão|ões) (?:técnica|do sistema|do modelo|do algoritmo)|documentação (?:técnica|do sistema)`,
   ],
 });
