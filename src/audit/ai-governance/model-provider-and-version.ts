@@ -244,8 +244,8 @@ function find(d: Discourse, full: boolean): Finding {
 const VERSION_KEY = /(?:version|versión|versione|versie|versão|release|rilascio)/iu;
 const MODEL_KEY = /(?:^|[\s-])(?:(?:ai|ki|ia)[ -])?(?:model|modell|modèle|modelo|modello|software|logiciel|system|système|sistema|systeem|product|produkt|produit|producto|prodotto|produto|technology|technologie|tecnología|tecnologia)(?:name|naam)?(?:$|[\s:-])|^(?:\p{L}+)?(?:modell|model|modelo|modello)$/iu;
 const PROVIDER_KEY = /(?:provider|vendor|supplier|developer|manufacturer|partner|made by|developed by|designed by|built by|anbieter|hersteller|entwickler|lieferant|entwickelt von|fournisseur|fabricant|fabbricante|éditeur|développé par|conçu par|proveedor|fabricante|desarrollador|desarrollado por|diseñado por|fornitore|produttore|sviluppatore|sviluppato da|progettato da|leverancier|fabrikant|ontwikkelaar|ontwikkeld door|fornecedor|desenvolvedor|desenvolvido por)/iu;
-/** A bare "Name" key: the model's name where the record also gives its version and maker ("Naam | NevusTriage", "Nombre | RiesgoClaro"). */
-const NAME_KEY = /^(?:name|naam|nom|nombre|nome)$/iu;
+/** A bare "Name" key: the model's name where the record also gives its version and maker ("Naam | NevusTriage", "Nombre | RiesgoClaro", "Bezeichnung | VisioClaim Motor"). */
+const NAME_KEY = /^(?:name|naam|nom|nombre|nome|bezeichnung|désignation|denominación|denominazione|benaming|designação)$/iu;
 /** Keys that name a product rather than a model or software. */
 const PRODUCT_KEY = /product|produkt|produit|producto|prodotto|produto/iu;
 /** A version in a field's value: "5.1 (seit Oktober 2024 im Einsatz)", "v3.1", "2.3.1". */
