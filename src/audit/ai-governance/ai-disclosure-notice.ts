@@ -74,7 +74,13 @@ function findDisclosure(d: Discourse): Disclosure | undefined {
     const made = scanSentence(sentence, MADE_BY_AI).find(affirmed);
     if (made !== undefined && (!d.editorial || isLabel(sentence) || scanSentence(sentence, THIS_CONTENT).length > 0)) return { sentence, hit: made };
     const ai = terms.find(
-      (hit) => affirmed(hit) && !negatedPredicate(d, sentence, hit) && !isTopicLabel(sentence, hit) && !isTopicLead(sentence, hit) && (!d.editorial || possessed(sentence, hit)),
+      (hit) =>
+        affirmed(hit) &&
+        !negatedPredicate(d, sentence, hit) &&
+        !isTopicLabel(sentence, hit) &&
+        !isTopicLead(sentence, hit) &&
+        !SPREADSHEET.test(sentence.lower) &&
+        (!d.editorial || possessed(sentence, hit)),
     );
     if (ai !== undefined) return { sentence, hit: ai };
   }
@@ -152,6 +158,12 @@ function isTopicLead(s: Sentence, hit: Hit): boolean {
   return colon >= 0 && hit.end - s.start <= colon && ABOUT_LEAD.test(s.lower);
 }
 const ABOUT_LEAD = /^(?:about|regarding|concerning|on the use of|sobre|acerca de|en cuanto a|respecto a|à propos d|concernant|quant à|sur l|über|zum|zur|bezüglich|hinsichtlich|riguardo|circa|in merito|sull|sull['’]uso|over|betreffende|omtrent|wat betreft|quanto a|em relação|acerca d)/u;
+
+/**
+ * Arithmetic done by a spreadsheet or calculator ("O valor final é calculado automaticamente pela
+ * nossa planilha de custos"): automatic, but no system deciding anything.
+ */
+const SPREADSHEET = /(?:^|[^\p{L}])(?:spreadsheets?|calculators?|tabellenkalkulation|tableurs?|hojas? de cálculo|calculadoras?|fogli(?:o)? di calcolo|rekenbla(?:d|den)|planilhas?|excel)(?![\p{L}])/u;
 
 /** A caption or badge on the page's own content: a few words ("AI-generated image"). */
 const LABEL_MAX_WORDS = 8;

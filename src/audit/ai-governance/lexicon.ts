@@ -154,12 +154,12 @@ export const AI_TERMS = lexeme({
 /** Negation words per language. Each page is read with its own language's list (see `negationFor`). */
 const NEGATION_WORDS: Readonly<Record<string, string>> = {
   en: String.raw`not|(?:do|does|did|is|are|was|were|ca|wo|could|would|should|have|has|had|must|need)n${A}t|never|no|none|nothing|neither|nor|cannot`,
-  de: String.raw`nicht|kein\p{L}*|nie|niemals|weder`,
-  fr: String.raw`ne|n${A}|pas|jamais|aucun\p{L}*|ni|nul\p{L}*`,
+  de: String.raw`nicht|kein\p{L}*|nie|niemals|weder|nichts`,
+  fr: String.raw`ne|n${A}|pas|jamais|aucun\p{L}*|ni|nul\p{L}*|rien`,
   es: String.raw`no|nunca|ningun\p{L}*|ningún|nada|tampoco|ni`,
-  it: String.raw`non|nessun\p{L}*|mai|né`,
-  nl: String.raw`niet|geen|nooit|noch`,
-  pt: String.raw`não|nenhum\p{L}*|nunca|jamais|nem`,
+  it: String.raw`non|nessun\p{L}*|mai|né|niente|nulla`,
+  nl: String.raw`niet|geen|nooit|noch|niets`,
+  pt: String.raw`não|nenhum\p{L}*|nunca|jamais|nem|nada`,
 };
 
 /**
@@ -265,14 +265,16 @@ export const EDITORIAL_MARK = new RegExp(
  */
 export const REPORTING = lexeme({
   lower: [
-    String.raw`says|said|claims that|claimed|told|according to(?! (?:(?:the|de|het|la|le|les|el|los|las|die|der|den|il|lo|o|a|l${A})\s?)?(?:apa|mla|iso|din|norm\p{L}*|standa\p{L}*|richtlijn\p{L}*|regel\p{L}*|règles?|reglas?|regole|normas?|normes?|wet|ley|loi|legge|lei|gesetz\p{L}*|protocol\p{L}*|schema|planning|plan)(?![\p{L}]))|announced|unveiled|reportedly|the (?:company|firm|start${H}up|maker|manufacturer|vendor) (?:\p{L}+ ){0,2}?(?:says|said|claims|claimed|states|stated|announced|reports|reported|told|explains|explained|adds|added|insists|promises)`,
-    String.raw`sagte|sagt|laut(?! (?:(?:the|de|het|la|le|les|el|los|las|die|der|den|il|lo|o|a|l${A})\s?)?(?:apa|mla|iso|din|norm\p{L}*|standa\p{L}*|richtlijn\p{L}*|regel\p{L}*|règles?|reglas?|regole|normas?|normes?|wet|ley|loi|legge|lei|gesetz\p{L}*|protocol\p{L}*|schema|planning|plan)(?![\p{L}]))|nach angaben|kündigte|(?:das unternehmen|der hersteller|das start${H}up|die firma) (?:\p{L}+ ){0,2}?(?:sagt|sagte|erklärt|erklärte|betont|betonte|teilt|teilte|verspricht|versprach|kündigt|kündigte|behauptet|behauptete|gibt an|gab an)`,
-    String.raw`selon(?! (?:(?:the|de|het|la|le|les|el|los|las|die|der|den|il|lo|o|a|l${A})\s?)?(?:apa|mla|iso|din|norm\p{L}*|standa\p{L}*|richtlijn\p{L}*|regel\p{L}*|règles?|reglas?|regole|normas?|normes?|wet|ley|loi|legge|lei|gesetz\p{L}*|protocol\p{L}*|schema|planning|plan)(?![\p{L}]))|a annoncé|a dévoilé|affirme|(?:le fabricant|l${A}entreprise|la société|la start${H}up) (?:\p{L}+ ){0,2}?(?:affirme|explique|annonce|a annoncé|assure|précise|indique|déclare|promet|a déclaré|a expliqué)`,
-    String.raw`según(?! (?:(?:the|de|het|la|le|les|el|los|las|die|der|den|il|lo|o|a|l${A})\s?)?(?:apa|mla|iso|din|norm\p{L}*|standa\p{L}*|richtlijn\p{L}*|regel\p{L}*|règles?|reglas?|regole|normas?|normes?|wet|ley|loi|legge|lei|gesetz\p{L}*|protocol\p{L}*|schema|planning|plan)(?![\p{L}]))|anunció|afirma|(?:el fabricante|la empresa|la startup) (?:\p{L}+ ){0,2}?(?:afirma|explica|anuncia|anunció|asegura|señala|indica|declara|promete|sostiene|afirmó|explicó)`,
+    String.raw`advertises|advertise|advertising|says|said|claims that|claimed|told|according to(?! (?:(?:the|de|het|la|le|les|el|los|las|die|der|den|il|lo|o|a|l${A})\s?)?(?:apa|mla|iso|din|norm\p{L}*|standa\p{L}*|richtlijn\p{L}*|regel\p{L}*|règles?|reglas?|regole|normas?|normes?|wet|ley|loi|legge|lei|gesetz\p{L}*|protocol\p{L}*|schema|planning|plan)(?![\p{L}]))|announced|unveiled|reportedly|the (?:company|firm|start${H}up|maker|manufacturer|vendor) (?:\p{L}+ ){0,2}?(?:says|said|claims|claimed|states|stated|announced|reports|reported|told|explains|explained|adds|added|insists|promises)`,
+    String.raw`wirbt mit|werben mit|sagte|sagt|laut(?! (?:(?:the|de|het|la|le|les|el|los|las|die|der|den|il|lo|o|a|l${A})\s?)?(?:apa|mla|iso|din|norm\p{L}*|standa\p{L}*|richtlijn\p{L}*|regel\p{L}*|règles?|reglas?|regole|normas?|normes?|wet|ley|loi|legge|lei|gesetz\p{L}*|protocol\p{L}*|schema|planning|plan)(?![\p{L}]))|nach angaben|kündigte|(?:das unternehmen|der hersteller|das start${H}up|die firma) (?:\p{L}+ ){0,2}?(?:sagt|sagte|erklärt|erklärte|betont|betonte|teilt|teilte|verspricht|versprach|kündigt|kündigte|behauptet|behauptete|gibt an|gab an)`,
+    String.raw`annoncent|vantent|selon(?! (?:(?:the|de|het|la|le|les|el|los|las|die|der|den|il|lo|o|a|l${A})\s?)?(?:apa|mla|iso|din|norm\p{L}*|standa\p{L}*|richtlijn\p{L}*|regel\p{L}*|règles?|reglas?|regole|normas?|normes?|wet|ley|loi|legge|lei|gesetz\p{L}*|protocol\p{L}*|schema|planning|plan)(?![\p{L}]))|a annoncé|a dévoilé|affirme|(?:le fabricant|l${A}entreprise|la société|la start${H}up) (?:\p{L}+ ){0,2}?(?:affirme|explique|annonce|a annoncé|assure|précise|indique|déclare|promet|a déclaré|a expliqué)`,
+    String.raw`anuncian|promocionan|según(?! (?:(?:the|de|het|la|le|les|el|los|las|die|der|den|il|lo|o|a|l${A})\s?)?(?:apa|mla|iso|din|norm\p{L}*|standa\p{L}*|richtlijn\p{L}*|regel\p{L}*|règles?|reglas?|regole|normas?|normes?|wet|ley|loi|legge|lei|gesetz\p{L}*|protocol\p{L}*|schema|planning|plan)(?![\p{L}]))|anunció|afirma|(?:el fabricante|la empresa|la startup) (?:\p{L}+ ){0,2}?(?:afirma|explica|anuncia|anunció|asegura|señala|indica|declara|promete|sostiene|afirmó|explicó)`,
     // "secondo" and "segundo" are also the ordinal ("secondo lettore", "segundo leitor": a second
     // reader): "according to" only before an article, a pronoun or "quanto".
+    String.raw`annunciano|pubblicizzano`,
     String.raw`secondo (?:il|lo|la|i|gli|le|l${A}|lui|lei|loro|quanto|fonti|dati)(?![\p{L}])|ha annunciato|afferma|(?:il produttore|l${A}azienda|la startup) (?:\p{L}+ ){0,2}?(?:afferma|spiega|annuncia|ha annunciato|assicura|sostiene|dichiara|promette|precisa|ha spiegato)`,
-    String.raw`volgens(?! (?:(?:the|de|het|la|le|les|el|los|las|die|der|den|il|lo|o|a|l${A})\s?)?(?:apa|mla|iso|din|norm\p{L}*|standa\p{L}*|richtlijn\p{L}*|regel\p{L}*|règles?|reglas?|regole|normas?|normes?|wet|ley|loi|legge|lei|gesetz\p{L}*|protocol\p{L}*|schema|planning|plan)(?![\p{L}]))|kondigde|zegt|zei|(?:de fabrikant|het bedrijf) (?:\p{L}+ ){0,2}?(?:zegt|zei|stelt|meldt|kondigt|belooft|verklaart|benadrukt|claimt)`,
+    String.raw`adverteert met|adverteren met|volgens(?! (?:(?:the|de|het|la|le|les|el|los|las|die|der|den|il|lo|o|a|l${A})\s?)?(?:apa|mla|iso|din|norm\p{L}*|standa\p{L}*|richtlijn\p{L}*|regel\p{L}*|règles?|reglas?|regole|normas?|normes?|wet|ley|loi|legge|lei|gesetz\p{L}*|protocol\p{L}*|schema|planning|plan)(?![\p{L}]))|kondigde|zegt|zei|(?:de fabrikant|het bedrijf) (?:\p{L}+ ){0,2}?(?:zegt|zei|stelt|meldt|kondigt|belooft|verklaart|benadrukt|claimt)`,
+    String.raw`anuncia|anunciam|divulgam`,
     String.raw`segundo (?:o|a|os|as|ele|ela|eles|elas|fontes|dados)(?![\p{L}])|anunciou|afirma|(?:o fabricante|a empresa) (?:\p{L}+ ){0,2}?(?:afirma|explica|anuncia|anunciou|garante|diz|disse|declara|promete|afirmou)`,
   ],
 });

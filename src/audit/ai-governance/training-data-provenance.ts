@@ -187,7 +187,8 @@ const SOURCE = lexeme({
     String.raw`(?:public|open|national|published|government) (?:\p{L}+ ){0,2}?(?:archives?|registers?|registry|repositor(?:y|ies)|datasets?|databases?)`,
     String.raw`common crawl|project gutenberg|wikipedia|imagenet|laion${H}\d*\p{L}*|the pile|github|stack overflow|arxiv|pubmed|open banking|copernicus|companies house`,
     // German
-    String.raw`(?:stamm|komm)(?:en|t|te|ten) (?:\p{L}+ ){0,3}?(?:aus|von)|(?:bereitgestellt|zur verfügung gestellt|geliefert|gespendet|gesammelt|erhoben|lizenziert|erworben|bezogen|übernommen|aufgezeichnet|geteilt|eingereicht|überlassen)|aus (?:\p{L}+ ){0,2}?(?:eigenen?|unsere[mnr]?)|unter (?:einer )?lizenz|öffentlich\p{L}* (?:\p{L}+ ){0,1}?(?:archiv|register|datensatz|datensätze\p{L}*|datenbank)\p{L}*|(?:archiv|register)\p{L}* (?:des|der) \p{L}+|datenspende\p{L}*|kooperation\p{L}*`,
+    // (Not the software's own origin: "Die Software selbst stammt von der Grazer Firma …".)
+    String.raw`(?<!(?:software|system|programm|modell|anwendung|lösung|tool|werkzeug)(?: \p{L}+)? )(?:stamm|komm)(?:en|t|te|ten) (?:\p{L}+ ){0,3}?(?:aus|von)|(?:bereitgestellt|zur verfügung gestellt|geliefert|gespendet|gesammelt|erhoben|lizenziert|erworben|bezogen|übernommen|aufgezeichnet|geteilt|eingereicht|überlassen)|aus (?:\p{L}+ ){0,2}?(?:eigenen?|unsere[mnr]?)|unter (?:einer )?lizenz|öffentlich\p{L}* (?:\p{L}+ ){0,1}?(?:archiv|register|datensatz|datensätze\p{L}*|datenbank)\p{L}*|(?:archiv|register)\p{L}* (?:des|der) \p{L}+|datenspende\p{L}*|kooperation\p{L}*`,
     // French
     String.raw`(?:issu|provenant|fourni|collecté|recueilli|obtenu|acquis|extrait|récupéré|cédé|donné|partagé|mis à disposition|mise à disposition|mises à disposition|licencié|rédigé|constitué|enregistré)(?:e|s|es)? (?:\p{L}+ ){0,2}?(?:par|de|des|du|d${A}|auprès|à partir|dans|lors|sur|sous|chez)|provien(?:nent|t) d|sous licence|domaine public|(?:de|à partir de|dans) (?:\p{L}+ ){0,2}?(?:nos|notre) propres?|entrepôts? de données|(?:archives?|registres?|bases? de données) (?:\p{L}+ ){0,2}?(?:publi|national)\p{L}*`,
     // Spanish
@@ -209,7 +210,8 @@ const SOURCE = lexeme({
     String.raw`(?:ricevut|inviat|pubblicat|comunicat|tratt|gestit|elaborat|scritt|redatt|presentat)[oaie] (?:\p{L}+ ){0,3}?(?:da|dal|dalla|dall${A}|dai|dalle|dagli|su|sul|sulla|sui|nel|nella|tramite|attraverso|a|al|alla)`,
     String.raw`(?:binnengekomen|binnenkwamen|binnenkomen|ingestuurd|ingezonden|ontvangen|gepubliceerd|geplaatst|geschreven|vastgelegd|verwerkt|opgesteld)`,
     String.raw`(?:enviad|recebid|publicad|submetid|tramitad|processad|escrit|redigid|comunicad)[oa]s? (?:\p{L}+ ){0,3}?(?:ao|à|aos|às|a|no|na|nos|nas|em|pel[oa]s?|por|de|do|da|através)`,
-    String.raw`(?:of|from|by|von|vom|der|de|des|du|da|di|dei|delle|degli|van|do|dos|das) (?:\d[\d.,]* )?(?:\p{L}+ )?(?:partner\p{L}*|partenaires?|parceir[oa]s?|socios?|soci)(?![\p{L}])`,
+    // (Not who built the model: "developed by our partner Ferrous Labs".)
+    String.raw`(?<!(?:developed|built|made|created|designed|maintained|entwickelt|développée?s?|conçue?s?|desarrollad[oa]s?|sviluppat[oa]|ontwikkeld|gebouwd|desenvolvid[oa]s?) )(?:of|from|by|von|vom|der|de|des|du|da|di|dei|delle|degli|van|do|dos|das) (?:(?:our|unser\p{L}*|nos|notre|nuestr[oa]s?|nostr[oi]|onze|noss[oa]s?) )?(?:\d[\d.,]* )?(?:\p{L}+ )?(?:partner\p{L}*|partenaires?|parceir[oa]s?|socios?|soci)(?![\p{L}])`,
     // Issue 21, held-out half: the organisation's own past cases as the data, named by who did
     // them ("the outcomes of 14,200 checks carried out by regional inspectors", "svolti dai
     // tecnici regionali", "die inspecteurs van de provincie … uitvoerden", "die unsere
@@ -273,7 +275,7 @@ const NOT_A_CATEGORY = new Set(
     // Italian
     'il lo la i gli le un una uno dei delle degli di del della dello e o con su sui sulle da circa oltre più milioni migliaia dati informazioni contenuti esempi materiale materiali storici storiche propri proprie nostri nostre pubblici pubbliche anonimizzati sintetici è stato stata stati state',
     // Dutch
-    'de het een en of met op van uit ruim circa ongeveer meer dan miljoen miljoenen duizenden duizend gegevens data voorbeelden materiaal materialen inhoud eerdere historische eigen onze openbare geanonimiseerde synthetische is zijn werd werden',
+    'de het een en of met op van uit ruim circa ongeveer meer dan miljoen miljoenen duizenden duizend gegevens data voorbeelden materiaal materialen inhoud kregen kreeg gekregen ontvingen ontving ontvangen eerdere historische eigen onze openbare geanonimiseerde synthetische is zijn werd werden',
     // Portuguese
     'o a os as um uma uns umas do da dos das de e ou com em sobre cerca mais milhões milhares dados informações conteúdos exemplos material materiais históricos histórico próprio própria próprios nosso nossa nossos nossas públicos anonimizados sintéticos foi foram',
   ]
