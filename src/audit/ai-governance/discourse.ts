@@ -403,9 +403,18 @@ const ARTICLE_TYPE = /^(?:\w*Article|BlogPosting|LiveBlogPosting|Review|OpinionN
  * under discussion is usually someone else's.
  */
 function isEditorial(page: Page): boolean {
-  if (page.textBlocks.some((block) => (block.text.length <= 160 && EDITORIAL_MARK.test(block.text)) || AGENCY_CREDIT.test(block.text.slice(0, 200)))) return true;
+  // A table cell is data, not a label: "Tribune" heads a stadium's price table.
+  const marks = (block: Page['textBlocks'][number]) => block.text.length <= 160 && EDITORIAL_MARK.test(block.text) && !inTableCell(block.element);
+  if (page.textBlocks.some((block) => marks(block) || AGENCY_CREDIT.test(block.text.slice(0, 200)))) return true;
   if (page.metas.some((m) => (m.key === 'og:type' && m.content.trim().toLowerCase() === 'article') || m.key === 'author' || m.key === 'article:author')) return true;
   return page.jsonLd.some(({ data }) => jsonLdTypes(data).some((type) => ARTICLE_TYPE.test(type)));
+}
+
+function inTableCell(el: Element | null): boolean {
+  for (let e = el, steps = 0; e !== null && steps < CONTAINER_DEPTH; steps++, e = e.parent?.type === 'tag' ? (e.parent as Element) : null) {
+    if (e.name === 'td' || e.name === 'th') return true;
+  }
+  return false;
 }
 
 /** The `@type`s of a JSON-LD block, its `@graph` included (one level: types nest no deeper in practice). */
