@@ -15,7 +15,7 @@ import type { Page } from '../page.ts';
 import { discourseOf, hitsIn, isNegated, mentionsAi, scanSentence, type Discourse, type Section, type Sentence } from './discourse.ts';
 import { corpusOf, linked, targetWithHref, notFound, quoted, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
-import { A, AI_TERMS, H, OUR, REPORTING, findAll, lexeme } from './lexicon.ts';
+import { A, AI_TERMS, H, OTHER_PARTIES, OUR, REPORTING, findAll, lexeme } from './lexicon.ts';
 
 /** Content or a decision labelled as made by AI: a disclosure in any voice. */
 export const MADE_BY_AI = lexeme({
@@ -80,6 +80,7 @@ function findDisclosure(d: Discourse): Disclosure | undefined {
         !isTopicLabel(sentence, hit) &&
         !isTopicLead(sentence, hit) &&
         !SPREADSHEET.test(sentence.lower) &&
+        !(inQuotes(sentence, hit) && !possessed(sentence, hit)) &&
         (!d.editorial || possessed(sentence, hit)),
     );
     if (ai !== undefined) return { sentence, hit: ai };
@@ -104,7 +105,7 @@ export function isReported(d: Discourse, s: Sentence): boolean {
 }
 
 const reportedSections = new WeakMap<Section, boolean>();
-const reports = (s: Sentence): boolean => scanSentence(s, REPORTING).length > 0;
+const reports = (s: Sentence): boolean => scanSentence(s, REPORTING).length > 0 || scanSentence(s, OTHER_PARTIES).length > 0;
 
 /**
  * AI as the subject matter of a law ("the AI Act", "Regolamento europeo sull'intelligenza
@@ -164,6 +165,26 @@ const ABOUT_LEAD = /^(?:about|regarding|concerning|on the use of|sobre|acerca de
  * nossa planilha de custos"): automatic, but no system deciding anything.
  */
 const SPREADSHEET = /(?:^|[^\p{L}])(?:spreadsheets?|calculators?|tabellenkalkulation|tableurs?|hojas? de cálculo|calculadoras?|fogli(?:o)? di calcolo|rekenbla(?:d|den)|planilhas?|excel)(?![\p{L}])/u;
+
+/**
+ * The term inside quotation marks: a title or someone's slogan ("Oficina para seniores:
+ * «Inteligência artificial no dia a dia»", roteiro “criado por inteligência artificial”), not the
+ * site saying it uses AI, unless it says "our".
+ */
+function inQuotes(s: Sentence, hit: Hit): boolean {
+  // German „…" is often closed with a straight quote: a straight quote closes an open typographic one first.
+  let open = 0;
+  let straight = false;
+  for (const ch of s.text.slice(0, hit.start - s.start)) {
+    if (ch === '«' || ch === '“' || ch === '„') open++;
+    else if (ch === '»' || ch === '”') open = Math.max(0, open - 1);
+    else if (ch === '"') {
+      if (open > 0) open--;
+      else straight = !straight;
+    }
+  }
+  return open > 0 || straight;
+}
 
 /** A caption or badge on the page's own content: a few words ("AI-generated image"). */
 const LABEL_MAX_WORDS = 8;

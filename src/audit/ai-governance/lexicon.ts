@@ -285,5 +285,15 @@ export const REPORTING = lexeme({
   ],
 });
 
+/**
+ * Other organisations offering AI, as a page contrasts itself with them ("Sommige leveranciers
+ * bieden inmiddels software aan die …", "muitas agências …", "many vendors now sell …").
+ */
+export const OTHER_PARTIES = lexeme({
+  lower: [
+    String.raw`(?:some|many|other|most|several|sommige|veel|andere|meeste|einige|viele|manche|andere|certains|certaines|beaucoup d${A}|d${A}autres|algun[oa]s|much[oa]s|otr[oa]s|alcun[ei]|molt[ei]|altr[ei]|alguns|algumas|muit[oa]s?|outr[oa]s) (?:\p{L}+ ){0,2}?(?:vendors|suppliers|providers|companies|firms|agencies|competitors|banks|insurers|leveranciers|aanbieders|bedrijven|concurrenten|anbieter|hersteller|firmen|unternehmen|konkurrenten|fournisseurs|entreprises|concurrents|proveedores|empresas|competidores|fornitori|aziende|concorrenti|fornecedores|agências|agência|concorrentes)`,
+  ],
+});
+
 /** A first-person possessive, which makes the noun after it the site's own ("our AI travel planner"). */
 export const OUR = lexeme({ lower: [String.raw`our|unser\p{L}*|notre|nos|nuestr\p{L}*|nostr\p{L}*|onze|noss\p{L}*`] });

@@ -41,7 +41,7 @@ import { A, H, findAll, lexeme, type Lexeme } from './lexicon.ts';
 // Lexicon (EN, DE, FR, ES, IT, NL, PT)
 
 /** Training verbs, inflected, that take their data after a preposition ("trained on", "entrenado con"). */
-const TRAIN_VERB = String.raw`(?:(?:pre|re|fine)${H}?)?(?:trained|training|trains?|tuned|learned|learnt|learns|taught)|(?:vor|nach|neu|weiter|fein)?trainier\p{L}*|angelernt|gelernt|lernte|(?:pré|ré)?-?entraîn(?:é|ée|és|ées|er|ant|ons)|affiné(?:e|s|es)?|appris|(?:pre|re)?entren(?:ad[oa]s?|ó|aron|ar|amos|an?|ando)|aprendi(?:ó|eron|do)|(?:pre|ri)?addestrat[oaie]|mess[oaie] a punto|messi a punto|addestr(?:are|ano|iamo|ando)|allenat[oaie]|imparato|(?:bij|na|voor|her)?getraind|train(?:en|t|de|den)|geleerd|(?:pré-?|re)?trein(?:ad[oa]s?|ou|aram|ar|amos|ámos|ando)|aprend(?:eu|eram|ido)`;
+const TRAIN_VERB = String.raw`(?:(?:pre|re|fine)${H}?)?(?:trained|training|trains?|tuned|learned|learnt|learns|taught)|(?:vor|nach|neu|weiter|fein)?trainier\p{L}*|angelernt|gelernt|lernte|(?:pré|ré)?-?entraîn(?:é|ée|és|ées|er|ant|ons)|affiné(?:e|s|es)?|appris|(?:pre|re)?entren(?:ad[oa]s?|ó|aron|ar|amos|an?|ando)|aprendi(?:ó|eron|do)|(?:pre|ri)?addestrat[oaie]|addestr(?:are|ano|iamo|ando)|allenat[oaie]|imparato|(?:bij|na|voor|her)?getraind|train(?:en|t|de|den)|geleerd|(?:pré-?|re)?trein(?:ad[oa]s?|ou|aram|ar|amos|ámos|ando)|aprend(?:eu|eram|ido)`;
 /**
  * Prepositions that introduce training data after the verb. ("in" and "an" are left out: "trained
  * in first aid", "trained an assistant"; so is "von", the agent of a German passive: "entwickelt
@@ -162,7 +162,7 @@ const CONTAINS = lexeme({
 /** "Adapted with", only under a training heading ("Aanvullende training: het model is aangepast met …"). */
 const ADAPT_FORWARD = lexeme({
   lower: [
-    String.raw`(?:adapted|adjusted|customi[sz]ed|specialised|specialized|angepasst|adapté\p{L}*|ajusté\p{L}*|adaptad[oa]s?|ajustad[oa]s?|(?:se )?(?:ajust|adapt|afin)(?:ó|aron)|adattat[oaie]|personalizzat[oaie]|aangepast|verfijnd|afgestemd|(?:se )?(?:ajust|adapt)(?:ou|aram)|(?:ajust|adapt|afin)(?:amos|ámos)) (?:\p{L}+ ){0,3}?(?:with|on|using|mit|auf|avec|sur|con|en|su|met|op|com|em)`,
+    String.raw`(?:adapted|adjusted|customi[sz]ed|specialised|specialized|angepasst|adapté\p{L}*|ajusté\p{L}*|adaptad[oa]s?|ajustad[oa]s?|(?:se )?(?:ajust|adapt|afin)(?:ó|aron)|adattat[oaie]|personalizzat[oaie]|mess[oaie] a punto|messi a punto|aangepast|verfijnd|afgestemd|(?:se )?(?:ajust|adapt)(?:ou|aram)|(?:ajust|adapt|afin)(?:amos|ámos)) (?:\p{L}+ ){0,3}?(?:with|on|using|mit|auf|avec|sur|con|en|su|met|op|com|em)`,
   ],
 });
 
@@ -590,8 +590,25 @@ function categoryIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSecti
  * genitive ("treinado com históricos … de clientes do Banco Atlântida").
  */
 function sourceIn(d: Discourse, s: Sentence, objectFrom?: number): Hit | undefined {
-  return [...hitsIn(s, SOURCE), ...hitsIn(s, SOURCE_ADJECTIVE), ...namedOrigins(d, s, objectFrom)].find((hit) => !isNegated(d, s, hit.start, hit.end));
+  return [...hitsIn(s, SOURCE), ...hitsIn(s, SOURCE_ADJECTIVE), ...namedOrigins(d, s, objectFrom)].find(
+    (hit) => !isNegated(d, s, hit.start, hit.end) && !aboutTheMaker(d, s, hit),
+  );
 }
+
+/**
+ * Who made or supplies the model, not where its data came from: a cue inside a "developed by"
+ * clause ("desenvolvido pela equipe de dados da própria CMTV"), or a supply verb whose subject
+ * is the model itself ("É fornecido pela Agririsco Tecnologia", "The model is supplied by …").
+ */
+function aboutTheMaker(d: Discourse, s: Sentence, hit: Hit): boolean {
+  const before = d.corpus.lower.slice(Math.max(s.start, hit.start - MAKER_REACH), hit.start);
+  if (MAKER_CLAUSE.test(before)) return true;
+  return MODEL_SUBJECT.test(d.corpus.lower.slice(s.start, hit.start).trim());
+}
+const MAKER_REACH = 40;
+const MAKER_CLAUSE = /(?:developed|built|made|created|designed|entwickelt|gebaut|développée?s?|conçue?s?|desarrollad[oa]s?|creado|sviluppat[oa]|realizzat[oa]|ontwikkeld|gebouwd|desenvolvid[oa]s?|criad[oa]) (?:by|von|durch|par|por|pela|pelo|da|dal|dalla|door)(?: \S+){0,4} ?$/u;
+const MODEL_SUBJECT =
+  /^(?:(?:the|this|our|das|dieses|unser|le|ce|notre|el|este|nuestro|il|questo|nostro|het|dit|ons|o|esse|este|nosso) (?:\p{L}+ )?(?:model|modell|modèle|modelo|modello|system|systeem|système|sistema|software|logiciel|programa|programm|programma|tool|werkzeug|outil|herramienta|strumento|ferramenta) )?(?:(?:is|was|wird|wurde|est|es|fue|è|wordt|werd|é|foi)(?: \p{L}+)?)?$/u;
 
 /**
  * A named organisation or register the data came from: "from HM Land Registry", "de clientes do
