@@ -545,7 +545,7 @@ const LIST_ITEM = /^ ?(?:(?:[\p{L}\d'’-]+ ){0,2}|(?:[\p{L}\d'’-]+ ){1,3}(?:o
 
 /** Characters before a cue searched for a negation, within its clause. */
 const NEGATION_REACH = 60;
-const CLAUSE_BREAK = /[,:;–—(]|\b(?:but|however|aber|jedoch|mais|pero|sino|ma|però|maar|mas|porém)\b/giu;
+const CLAUSE_BREAK = /[,:;–—(]|\b(?:but|however|aber|jedoch|sondern|mais|pero|sino|ma|però|bensì|maar|mas|porém)\b/giu;
 
 /**
  * Whether the cue at `[start, end)` of the corpus is negated: a negation word in its clause, up
