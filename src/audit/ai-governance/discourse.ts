@@ -541,7 +541,7 @@ function containsWord(haystack: string, word: string): boolean {
 }
 
 /** What may stand between a list's comma and the item: two words ("…, or automated"), or an item and its conjunction ("…, AI assistants or"). */
-const LIST_ITEM = /^ ?(?:(?:[\p{L}\d'’-]+ ){0,2}|(?:[\p{L}\d'’-]+ ){1,3}(?:or|and|nor|oder|und|ou|et|o|y|e|of|en|ni|né|nem) )$/u;
+const LIST_ITEM = /^ ?(?:(?:[\p{L}\d'’-]+ ){0,2}|(?:[\p{L}\d'’-]+ ){1,3}(?:or|and|nor|oder|und|ou|et|o|y|e|of|en|ni|né|nem) (?:(?:any|other|jegliche\p{L}*|sonstige\p{L}*|tout|toute|autre|cualquier|otro|otra|qualsiasi|altro|altra|enige|ander\p{L}*|qualquer|outro|outra) )?)$/u;
 
 /** Characters before a cue searched for a negation, within its clause. */
 const NEGATION_REACH = 60;

@@ -197,8 +197,11 @@ const FALSE_FRIENDS_LEFT_OUT: Readonly<Record<string, string>> = { it: String.ra
 /** One compiled lexeme per language: a regex compiled per page would never reach V8's native tier. */
 const negationCache = new Map<string, Lexeme>();
 
-/** An indirect question: "asked whether we use AI", "gefragt, ob wir KI einsetzen" asserts nothing. */
-export const UNASSERTED = lexeme({ lower: [String.raw`whether|ob`] });
+/**
+ * An indirect question: "asked whether we use AI", "gefragt, ob wir KI einsetzen", "nos preguntan
+ * si utilizamos …" asserts nothing in its clause; a comma closes it (see isNegated).
+ */
+export const UNASSERTED = lexeme({ lower: [String.raw`whether|ob|si`] });
 
 /** "Without", which negates alone and cancels a negation before it ("no decision without a human review"). */
 export const WITHOUT = lexeme({ lower: [String.raw`without|ohne|sans|sin|senza|zonder|sem`] });
