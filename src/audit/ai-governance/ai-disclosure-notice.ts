@@ -69,7 +69,7 @@ function findDisclosure(d: Discourse): Disclosure | undefined {
   for (const sentence of d.sentences) {
     // Every disclosure names AI, so sentences without an AI term are skipped before the costlier cues.
     const terms = hitsIn(sentence, AI_TERMS).filter((hit) => !isLawTopic(d, hit));
-    if (terms.length === 0 || isReported(d, sentence)) continue;
+    if (terms.length === 0 || isReported(d, sentence) || rebutted(d, sentence)) continue;
     const affirmed = (hit: Hit) => !isNegated(d, sentence, hit.start, hit.end);
     const made = scanSentence(sentence, MADE_BY_AI).find(affirmed);
     if (made !== undefined && (!d.editorial || isLabel(sentence) || scanSentence(sentence, THIS_CONTENT).length > 0)) return { sentence, hit: made };
@@ -87,6 +87,17 @@ function findDisclosure(d: Discourse): Disclosure | undefined {
   }
   return undefined;
 }
+
+/**
+ * The next sentence of the block rebuts this one in a few words ("Sui siti delle grandi librerie i
+ * suggerimenti arrivano da un algoritmo … Qui no."): the page describes others to say it differs.
+ */
+function rebutted(d: Discourse, s: Sentence): boolean {
+  const next = d.sentences[d.sentences.indexOf(s) + 1];
+  return next !== undefined && next.blockIndex === s.blockIndex && REBUTTAL.test(next.lower.trim());
+}
+const REBUTTAL =
+  /^(?:not (?:here|with us|at [\p{L}]+)|but not (?:here|us)|hier nicht|bei uns nicht|nicht bei uns|ici,? non|pas (?:ici|chez nous)|aquí no|no aquí|con nosotros no|qui no|non qui|da noi no|hier niet|bij ons niet|niet bij ons|aqui não|não aqui|cá não|connosco não|conosco não)[.!]?$/u;
 
 /**
  * The sentence, or an AI sentence of its section, attributes the system to another party: the
