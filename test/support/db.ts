@@ -89,18 +89,13 @@ export function nameSchemaRun(): void {
 export async function dropRunSchemas(): Promise<void> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) return;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+  await withClient(url, async (client) => {
     const { rows } = await client.query<{ nspname: string }>(`select nspname from pg_namespace where nspname like 'test\\_%'`);
-    const over = rows.map((row) => row.nspname).filter((name) => {
-      const owner = /^test_(\d+)_[0-9a-f]+$/.exec(name)?.[1];
-      return owner !== undefined && (owner === String(process.pid) || !processAlive(Number(owner)));
-    });
-    await dropSchemas(url, over);
-  } finally {
-    await client.end();
-  }
+    for (const { nspname } of rows) {
+      const owner = /^test_(\d+)_[0-9a-f]+$/.exec(nspname)?.[1];
+      if (owner !== undefined && (owner === String(process.pid) || !processAlive(Number(owner)))) await client.query(`drop schema if exists ${nspname} cascade`);
+    }
+  });
 }
 
 function processAlive(pid: number): boolean {
@@ -113,11 +108,16 @@ function processAlive(pid: number): boolean {
 }
 
 async function dropSchemas(url: string, schemas: string[]): Promise<void> {
-  if (schemas.length === 0) return;
+  await withClient(url, async (client) => {
+    for (const schema of schemas) await client.query(`drop schema if exists ${schema} cascade`);
+  });
+}
+
+async function withClient(url: string, use: (client: pg.Client) => Promise<void>): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    for (const schema of schemas) await client.query(`drop schema if exists ${schema} cascade`);
+    await use(client);
   } finally {
     await client.end();
   }

@@ -66,20 +66,21 @@ export function disclosureOf(d: Discourse): Disclosure | undefined {
  *   Angaben des Herstellers") reports rather than discloses.
  */
 function findDisclosure(d: Discourse): Disclosure | undefined {
-  for (const sentence of d.sentences) {
+  for (let i = 0; i < d.sentences.length; i++) {
+    const sentence = d.sentences[i]!;
     // Every disclosure names AI, so sentences without an AI term are skipped before the costlier cues.
     const terms = hitsIn(sentence, AI_TERMS).filter((hit) => !isLawTopic(d, hit));
-    if (terms.length === 0 || isReported(d, sentence) || rebutted(d, sentence)) continue;
+    if (terms.length === 0 || isReported(d, sentence) || rebutted(sentence, d.sentences[i + 1])) continue;
     const affirmed = (hit: Hit) => !isNegated(d, sentence, hit.start, hit.end);
     const made = scanSentence(sentence, MADE_BY_AI).find(affirmed);
     if (made !== undefined && (!d.editorial || isLabel(sentence) || scanSentence(sentence, THIS_CONTENT).length > 0)) return { sentence, hit: made };
+    if (SPREADSHEET.test(sentence.lower)) continue;
     const ai = terms.find(
       (hit) =>
         affirmed(hit) &&
         !negatedPredicate(d, sentence, hit) &&
         !isTopicLabel(sentence, hit) &&
         !isTopicLead(sentence, hit) &&
-        !SPREADSHEET.test(sentence.lower) &&
         !(inQuotes(sentence, hit) && !possessed(sentence, hit)) &&
         (!d.editorial || possessed(sentence, hit)),
     );
@@ -92,8 +93,7 @@ function findDisclosure(d: Discourse): Disclosure | undefined {
  * The next sentence of the block rebuts this one in a few words ("Sui siti delle grandi librerie i
  * suggerimenti arrivano da un algoritmo … Qui no."): the page describes others to say it differs.
  */
-function rebutted(d: Discourse, s: Sentence): boolean {
-  const next = d.sentences[d.sentences.indexOf(s) + 1];
+function rebutted(s: Sentence, next: Sentence | undefined): boolean {
   return next !== undefined && next.blockIndex === s.blockIndex && REBUTTAL.test(next.lower.trim());
 }
 const REBUTTAL =
@@ -146,8 +146,10 @@ function negatedPredicate(d: Discourse, s: Sentence, hit: Hit): boolean {
   if (words !== '' && findAll(d.negation, words, words).length > 0) return true;
   // A verb-final "is not used" after the subject it negates, the terms listed before it: "Künstliche
   // Intelligenz oder automatisierte Entscheidungsverfahren kommen dabei nicht zum Einsatz".
-  return NOT_USED.test(d.corpus.lower.slice(hit.end, s.end));
+  return NOT_USED.test(d.corpus.lower.slice(hit.end, Math.min(s.end, hit.end + NOT_USED_REACH)));
 }
+/** How far after a term its verb-final "nicht zum Einsatz" is looked for: the clause, not a whole unbounded sentence per term. */
+const NOT_USED_REACH = 200;
 const NOT_USED =
   /^[^.;:!?]*?\b(?:kommt|kommen|wird|werden|wurde|wurden|ist|sind|wordt|worden|werd|komt|komen) (?:\p{L}+ ){0,3}?(?:nicht|nie|niemals|niet|nooit) (?:zum einsatz|eingesetzt|verwendet|genutzt|benutzt|angewendet|gebraucht|gebruikt|ingezet|toegepast|aan te pas)/u;
 const PREDICATE_REACH = 30;
