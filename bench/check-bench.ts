@@ -36,7 +36,7 @@ export interface CheckBench {
 
 export async function benchCheck(pages: { html: string }[], options: { pages: number; concurrency: number; rounds: number }): Promise<CheckBench> {
   const count = Math.min(options.pages, pages.length);
-  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'packages/check/tsconfig.build.json')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'packages/check/tsconfig.build.json')], { stdio: 'inherit', timeout: 180_000 });
   const pki = await makeTestPki([HOST]);
   const fixture = await startHttpsFixture((req, res) => {
     const index = Number((req.url ?? '/p/0').split('/')[2] ?? 0) % count;
@@ -49,6 +49,7 @@ export async function benchCheck(pages: { html: string }[], options: { pages: nu
   const created = execFileSync(process.execPath, [path.join(root, 'src/main.ts'), 'keys', 'create', '--label', 'bench check', '--rate-limit', '1000000'], {
     env: { PATH: process.env.PATH ?? '', ...env },
     encoding: 'utf8',
+    timeout: 60_000,
   });
   const rawKey = created.trim().split('\n').at(-1)!;
   const service = await startServiceProcess(pki.caPem, HOST, env);
@@ -114,7 +115,6 @@ export async function benchCheck(pages: { html: string }[], options: { pages: nu
       checkSeconds.push(result.seconds);
       if (result.peakKB !== null) peakKB = Math.max(peakKB ?? 0, result.peakKB);
     }
-    const ratios = checkSeconds.map((s, i) => s / loopSeconds[i]!).sort((a, b) => a - b);
     const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
     return {
       pages: count,
@@ -122,7 +122,7 @@ export async function benchCheck(pages: { html: string }[], options: { pages: nu
       rounds: options.rounds,
       loopSeconds,
       checkSeconds,
-      ratio: ratios[Math.floor(ratios.length / 2)]!,
+      ratio: median(checkSeconds.map((s, i) => s / loopSeconds[i]!)),
       loopPagesPerSecond: count / median(loopSeconds),
       checkPagesPerSecond: count / median(checkSeconds),
       checkPeakRssMB: peakKB === null ? null : peakKB / 1024,
