@@ -11,7 +11,7 @@
 import type { Element } from 'domhandler';
 import type { Link, Page } from '../page.ts';
 import { corpusOf, type Corpus, type Hit } from './evidence.ts';
-import { AGENCY_CREDIT, AI_TERMS, EDITORIAL_MARK, NOT_A_NEGATION, negationFor, SYSTEM_NAME_DECLARATION, UNASSERTED, WITHOUT, findAll, type Lexeme } from './lexicon.ts';
+import { AGENCY_CREDIT, AI_TERMS, DETERMINER, EDITORIAL_MARK, NOT_A_NEGATION, negationFor, SYSTEM_NAME_DECLARATION, UNASSERTED, WITHOUT, findAll, type Lexeme } from './lexicon.ts';
 
 export interface Section {
   /** The heading sentence, or null for a landmark's untitled start. */
@@ -96,6 +96,8 @@ export interface Discourse {
    * about that system, as on a page whose title names AI. Set by `ownSystemOf`.
    */
   documentsSystem: boolean;
+  /** Common nouns the page uses for its own disclosed system ("the coach", "das System"); set by `ownSystemOf` (system-aliases.ts). */
+  systemAliases: readonly string[];
 }
 
 const discourses = new WeakMap<Page, Discourse>();
@@ -340,7 +342,7 @@ function build(corpus: Corpus): Discourse {
 
   const systemNames = findSystemNames(sentences);
   const editorial = isEditorial(page);
-  const discourse: Discourse = { corpus, sentences, sections, systemNames, pageAboutAi: false, editorial, negation: negationFor(page.lang), documentsSystem: false };
+  const discourse: Discourse = { corpus, sentences, sections, systemNames, pageAboutAi: false, editorial, negation: negationFor(page.lang), documentsSystem: false, systemAliases: [] };
   // On a page that names AI, a record's model or system field names the system too ("Model |
   // CreditLens 4.1" › "CreditLens was trained on …"). Records are read only then: most pages name no AI.
   if (sentences.some((s) => hitsIn(s, AI_TERMS).length > 0)) {
@@ -494,7 +496,7 @@ export function isAiSection(discourse: Discourse, section: Section): boolean {
   if (section.ai === undefined) {
     section.ai =
       (section.heading !== null && mentionsAi(discourse, section.heading)) ||
-      section.sentences.some((s) => mentionsAi(discourse, s)) ||
+      section.sentences.some((s) => mentionsAi(discourse, s) || refersByAlias(discourse, s)) ||
       (section.parent !== null && section.parent.heading !== null && isAiHeadingChain(discourse, section.parent)) ||
       // A section introducing the system, with its subsections under it ("About this tool: … a
       // machine-learning model …" › "What it was trained on").
@@ -514,7 +516,7 @@ function isAiHeadingChain(discourse: Discourse, section: Section | null): boolea
  * header or footer.
  */
 export function isAiSentence(discourse: Discourse, s: Sentence): boolean {
-  if (mentionsAi(discourse, s)) return true;
+  if (mentionsAi(discourse, s) || refersByAlias(discourse, s)) return true;
   if (s.section === null) return false;
   if (isAiSection(discourse, s.section)) return true;
   return (discourse.pageAboutAi || discourse.documentsSystem) && (s.section.landmark === 'main' || s.section.landmark === 'body');
@@ -587,4 +589,23 @@ export function hitsIn(s: Sentence, lexeme: Lexeme): Hit[] {
 /** The same, matching this sentence only: for what only a few sentences are asked about. */
 export function scanSentence(s: Sentence, lexeme: Lexeme): Hit[] {
   return findAll(lexeme, s.text, s.lower).map((h) => ({ start: s.start + h.start, end: s.start + h.end }));
+}
+
+/** A preposition after the noun that makes it another thing ("el sistema de reservas", "the model of the car"). */
+const QUALIFIED = /^ (?:de|del|des|du|di|della|dello|of|van|für|for|do|dos|das)(?![\p{L}])/u;
+
+const DET_BEFORE = new RegExp(String.raw`(?:^|[^\p{L}])(?:${DETERMINER}) (?:[\p{L}-]+ )?$`, 'u');
+
+/** Whether the sentence refers to the page's own system by one of its aliases (system-aliases.ts), with a determiner before it. */
+export function refersByAlias(d: Discourse, s: Sentence): boolean {
+  for (const alias of d.systemAliases) {
+    for (let at = s.lower.indexOf(alias); at >= 0; at = s.lower.indexOf(alias, at + 1)) {
+      const before = s.lower[at - 1];
+      const after = s.lower[at + alias.length];
+      if ((before !== undefined && /[\p{L}\d]/u.test(before)) || (after !== undefined && /[\p{L}\d]/u.test(after))) continue;
+      if (QUALIFIED.test(s.lower.slice(at + alias.length, at + alias.length + 8))) continue;
+      if (DET_BEFORE.test(s.lower.slice(Math.max(0, at - 40), at))) return true;
+    }
+  }
+  return false;
 }

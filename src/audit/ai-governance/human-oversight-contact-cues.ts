@@ -42,7 +42,7 @@ export const PERSON_WORDS = lexeme({ lower: PERSON });
 export const PERSON_COMPOUND = /(?<=\p{L})(?:sachbearbeiter|berater|ärzt|arzt|prüfer|anwalt|anwält|redakteur|redacteur|leitung|assistent|medewerker|lehrkraft|lehrkräfte|lehrer)\p{L}{0,8}(?![\p{L}\p{N}])/gu;
 
 /** Something a review looks at that is a machine, not a person: "checked by an automated system" is no oversight. */
-const MACHINE = String.raw`(?:ai|ia|ki|automated|automatic|automatisch\p{L}*|automatique|automático|automatico|automático|artificial|machine|computer|software|algorithm\p{L}*|algoritm\p{L}*|model\p{L}*|system\p{L}*|sistem\p{L}*|système|tools?|bots?|chatbots?|assistant|assistent|asistente|engine|classifier|filters?|sensors?|cameras?|outil|herramienta|strumento|ferramenta)`;
+const MACHINE = String.raw`(?:ai|ia|ki|program\p{L}*|logiciel|informati\p{L}*|informáti\p{L}*|computador|ordinateur|ordenador|rechner|automated|automatic|automatisch\p{L}*|automatique|automático|automatico|automático|artificial|machine|computer|software|algorithm\p{L}*|algoritm\p{L}*|model\p{L}*|system\p{L}*|sistem\p{L}*|système|tools?|bots?|chatbots?|assistant|assistent|asistente|engine|classifier|filters?|sensors?|cameras?|outil|herramienta|strumento|ferramenta)`;
 
 /**
  * Review cues, any strength: a verb or noun of looking at a case again ("review", "checks",

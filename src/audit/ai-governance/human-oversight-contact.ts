@@ -34,7 +34,7 @@ import type { Element } from 'domhandler';
 import type { Control, Outcome } from '../control.ts';
 import { truncate, type Link, type Page } from '../page.ts';
 import { ownSystemOf } from './own-system.ts';
-import { discourseOf, hitsIn, isAiSentence, isNegated, mentionsAi, type Discourse, type Section, type Sentence } from './discourse.ts';
+import { discourseOf, hitsIn, isAiSentence, isNegated, linkSentence, mentionsAi, refersByAlias, type Discourse, type Section, type Sentence } from './discourse.ts';
 import { EVIDENCE_MAX, locationAt, lookedFor, outcome, quotedText, scriptRendered, type Corpus, type Hit } from './evidence.ts';
 import {
   APPEAL,
@@ -100,6 +100,8 @@ export interface Contact {
   section: Section | null;
   /** Named for review or appeal (link name or address), so tied to an oversight statement wherever it is. */
   forReview?: boolean;
+  /** Offered to the press, sales, partners or suppliers (its name, address, sentence or heading says so): no route to a review. */
+  forOthers?: boolean;
 }
 
 interface Oversight {
@@ -138,15 +140,27 @@ function findStatements(d: Discourse): Statement[] {
       about = sectionAboutSystem(d, s.section);
       aboutSystem.set(s.section, about);
     }
-    if (about || isAiSentence(d, s) || hitsIn(s, OUTPUT).length > 0) out.push({ sentence: s, hit });
+    if (about || isAiSentence(d, s) || hitsIn(s, OUTPUT).length > 0 || readerAsks(s)) out.push({ sentence: s, hit });
   }
   return out;
+}
+
+/**
+ * A statement the reader acts on (a request, an appeal, human review by name) in the sentence
+ * itself: on a page that discloses its own system, the case the reader asks about is the one
+ * that system handled, whatever the section names ("Auch eine Absage können Sie durch eine Person
+ * überprüfen lassen"; "potete chiedere che un istruttore lo riveda"). A review with no request in it
+ * ("Bekijk de vacatures of bel onze recruiter"), or with one only in its heading ("¿Quieres cambiar tu
+ * billete?" over "Una persona … puede revisar tu bono"), still needs a section about the system.
+ */
+function readerAsks(s: Sentence): boolean {
+  return hitsIn(s, REQUEST).length > 0 || hitsIn(s, APPEAL).length > 0 || hitsIn(s, HUMAN_OVERSIGHT).length > 0;
 }
 
 /** The section (heading or own sentences) names AI or something an AI system produces. */
 function sectionAboutSystem(d: Discourse, section: Section): boolean {
   const sentences = section.heading === null ? section.sentences : [section.heading, ...section.sentences];
-  return sentences.some((s) => mentionsAi(d, s) || hitsIn(s, OUTPUT).length > 0);
+  return sentences.some((s) => mentionsAi(d, s) || refersByAlias(d, s) || hitsIn(s, OUTPUT).length > 0);
 }
 
 /** The cue that makes the sentence an oversight statement, affirmed, or undefined. */
@@ -183,9 +197,12 @@ function personsIn(s: Sentence): Hit[] {
   for (let m = PERSON_COMPOUND.exec(s.lower); m !== null && hits.length < MAX_PERSONS; m = PERSON_COMPOUND.exec(s.lower)) {
     hits.push({ start: s.start + m.index, end: s.start + m.index + m[0].length });
   }
-  return hits.sort((a, b) => a.start - b.start);
+  return hits.filter((h) => !VIRTUAL.test(s.lower.slice(h.end - s.start, h.end - s.start + 16))).sort((a, b) => a.start - b.start);
 }
 const MAX_PERSONS = 100;
+
+/** A qualifier that makes the "person" a machine: "assistente virtual", "agent virtuel", "digitaler Assistent" is no person. */
+const VIRTUAL = /^ (?:virtu\p{L}*|digital\p{L}*|automátic\p{L}*|automatic\p{L}*|(?:de |di |d['’])?(?:ia|ai|ki))(?![\p{L}])/u;
 
 /** How far a hand-over verb and its person may stand apart. */
 const HANDOVER_REACH = 40;
@@ -276,10 +293,14 @@ function linkAndFormContacts(d: Discourse): Contact[] {
     const words = `${link.text} ${link.href}`.toLowerCase();
     const forReview = REVIEW_ROUTE.test(words) && (link.href.toLowerCase().startsWith('mailto:') || REQUEST_FORM.test(words));
     const kind = forReview ? (contactLinkKind(link) ?? 'contact link') : contactLinkKind(link);
-    if (kind !== null) out.push({ kind, label: link.text || link.href, section: near(link.blockIndex), forReview });
+    if (kind === null) continue;
+    const section = near(link.blockIndex);
+    out.push({ kind, label: link.text || link.href, section, forReview, forOthers: offeredToOthers(`${words} ${linkSentence(d, link)?.lower ?? ''}`, section) });
   }
   for (const form of d.corpus.page.forms) {
-    if (isContactForm(form)) out.push({ kind: 'contact form', label: form.action ?? 'form', section: near(form.blockStart) });
+    if (!isContactForm(form)) continue;
+    const section = near(form.blockStart);
+    out.push({ kind: 'contact form', label: form.action ?? 'form', section, forOthers: offeredToOthers((form.action ?? '').toLowerCase(), section) });
   }
   return out;
 }
@@ -323,13 +344,13 @@ function textContactOf(d: Discourse, s: Sentence): Contact | undefined {
  */
 function textContact(d: Discourse, s: Sentence): Contact | undefined {
   const email = emailIn(s.text);
-  if (email !== undefined) return { kind: 'email address', label: email, section: s.section };
+  if (email !== undefined) return { kind: 'email address', label: email, section: s.section, forOthers: offeredToOthers(s.lower, s.section) };
   const phone = firstIn(s, CALL_NUMBER);
-  if (phone !== undefined) return { kind: 'phone number', label: s.text.slice(phone.start, phone.end), section: s.section };
+  if (phone !== undefined) return { kind: 'phone number', label: s.text.slice(phone.start, phone.end), section: s.section, forOthers: offeredToOthers(s.lower, s.section) };
   const box = firstIn(s, POSTAL);
-  if (box !== undefined) return { kind: 'postal address', label: s.text.slice(box.start, box.end), section: s.section };
+  if (box !== undefined) return { kind: 'postal address', label: s.text.slice(box.start, box.end), section: s.section, forOthers: offeredToOthers(s.lower, s.section) };
   const code = POSTCODE.exec(s.text);
-  if (code !== null && (firstIn(s, WRITE_TO) !== undefined || introducedByWriteTo(s) || inAddressElement(d, s))) return { kind: 'postal address', label: code[0], section: s.section };
+  if (code !== null && (firstIn(s, WRITE_TO) !== undefined || introducedByWriteTo(s) || inAddressElement(d, s))) return { kind: 'postal address', label: code[0], section: s.section, forOthers: offeredToOthers(s.lower, s.section) };
   return undefined;
 }
 
@@ -371,26 +392,39 @@ function emailIn(text: string): string | undefined {
   return undefined;
 }
 
+/** Press, sales, partner or supplier words in a contact's own words or its section's heading ("press@…", "Pressestelle", "notre service commercial"). */
+function offeredToOthers(words: string, section: Section | null): boolean {
+  const heading = section?.heading?.lower ?? '';
+  return [words, heading].some((text) => findAll(NOT_FOR_REVIEW, text, text).length > 0 || findAll(SALES, text, text).length > 0);
+}
+
 /** The contact for a statement: a link or form in its section, or a contact written in one of the section's sentences. */
 function contactFor(d: Discourse, found: Oversight, statement: Statement): Contact | undefined {
   const section = statement.sentence.section!;
   // A contact under a heading that names the review or appeal ("Asking for a review", "Erneute
   // Prüfung beantragen", "Contester une décision") is for it, a few sections down or up, in the
   // same landmark: the heading ties it to the oversight statement as a link's name would.
+  // A mailbox, phone number or postal address elsewhere in the page's content serves what the page
+  // is about, the review included, unless it is offered to someone else (the press, sales,
+  // partners, suppliers). A generic "Contact" link or a form there (an application form) does not:
+  // the labellers did not count them.
+  const inContent = (other: Section | null) => other !== null && other.landmark === section.landmark && (other.landmark === 'main' || other.landmark === 'body');
   const underReviewHeading = (other: Section | null) => other !== null && other.landmark === section.landmark && (namesReview(other) || contactSection(d, other));
   const link =
     found.contacts.find((c) => pairs(section, c.section)) ??
     found.contacts.find((c) => c.forReview && c.section?.landmark === section.landmark) ??
-    found.contacts.find((c) => underReviewHeading(c.section));
+    found.contacts.find((c) => underReviewHeading(c.section)) ??
+    found.contacts.find((c) => (c.kind === 'email link' || c.kind === 'phone link') && !c.forOthers && inContent(c.section));
   if (link !== undefined) return link;
   const own = textContactOf(d, statement.sentence);
   if (own !== undefined) return own;
   for (const other of d.sections) {
-    if (!pairs(section, other) && !underReviewHeading(other)) continue;
+    const paired = pairs(section, other) || underReviewHeading(other);
+    if (!paired && !inContent(other)) continue;
     for (const s of other.sentences) {
       if (s === statement.sentence) continue;
       const contact = textContactOf(d, s);
-      if (contact !== undefined) return contact;
+      if (contact !== undefined && (paired || !contact.forOthers)) return contact;
     }
   }
   return undefined;

@@ -307,3 +307,7 @@ export const OTHER_PARTIES = lexeme({
 
 /** A first-person possessive, which makes the noun after it the site's own ("our AI travel planner"). */
 export const OUR = lexeme({ lower: [String.raw`our|unser\p{L}*|notre|nos|nuestr\p{L}*|nostr\p{L}*|onze|noss\p{L}*`] });
+
+/** Determiners, demonstratives and possessives before a noun, in the seven languages (lower-case). */
+export const DETERMINER =
+  String.raw`the|this|that|our|its|der|die|das|den|dem|des|dieser|diese|dieses|diesen|diesem|unser|unsere|unseren|unserem|unserer|unseres|le|la|l['’]|ce|cet|cette|notre|el|este|esta|ese|esa|nuestro|nuestra|del|al|il|lo|questo|questa|nostro|nostra|dello|della|dal|dalla|nel|nella|dell['’]|de|het|deze|dit|onze|o|a|nosso|nossa|do|da|no|na|pelo|pela|ao`;

@@ -32,6 +32,7 @@ import { linkSentence, type Discourse } from './discourse.ts';
 import type { Hit, Target } from './evidence.ts';
 import { systemDocumentLink } from './model-card-or-system-description.ts';
 import { systemArtifactLink } from './model-governance-artifacts.ts';
+import { learnAliases } from './system-aliases.ts';
 import { modelTrainingStatement } from './training-data-provenance.ts';
 
 export type OwnSystem =
@@ -48,8 +49,21 @@ export function ownSystemOf(d: Discourse): OwnSystem | undefined {
     found = find(d) ?? null;
     memo.set(d, found);
     if (found !== null && found.kind !== 'disclosed') d.documentsSystem = true;
+    if (found !== null && found.kind === 'disclosed') learnSystemAliases(d, found.disclosure);
   }
   return found ?? undefined;
+}
+
+/**
+ * The nouns the page then uses for the system (system-aliases.ts); a title or h1 that names one
+ * ("Il coach in app") makes the page about the system, as a title naming AI does.
+ */
+function learnSystemAliases(d: Discourse, disclosure: Disclosure): void {
+  d.systemAliases = learnAliases(d, disclosure.sentence);
+  if (d.pageAboutAi || d.systemAliases.length === 0) return;
+  const title = d.corpus.segments[0]?.where === 'the title' ? d.corpus.lower.slice(d.corpus.segments[0].start, d.corpus.segments[0].end) : '';
+  const h1 = d.sections.find((s) => s.level === 1)?.heading?.lower ?? '';
+  d.pageAboutAi = d.systemAliases.some((alias) => [title, h1].some((text) => new RegExp(String.raw`(?<![\p{L}\d])${alias}(?![\p{L}\d])`, 'u').test(text)));
 }
 
 function find(d: Discourse): OwnSystem | undefined {

@@ -26,7 +26,7 @@ import type { Control, Outcome } from '../control.ts';
 import type { Page } from '../page.ts';
 import { MADE_BY_AI } from './ai-disclosure-notice.ts';
 import { ownSystemOf } from './own-system.ts';
-import { discourseOf, hitsIn, isAiSection, isNegated, mentionsAi, scanSentence, type Discourse, type Section, type Sentence } from './discourse.ts';
+import { discourseOf, hitsIn, isAiSection, isNegated, mentionsAi, refersByAlias, scanSentence, type Discourse, type Section, type Sentence } from './discourse.ts';
 import { corpusOf, linked, notFound, quoted, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
 import { A, AI_TERMS, H, REPORTING, findAll, lexeme, type Lexeme } from './lexicon.ts';
@@ -260,7 +260,7 @@ const automated = new WeakMap<Sentence, boolean>();
 
 /** The sentence names AI (`mentionsAi`) or an automated-decision system. */
 function namesSystem(d: Discourse, s: Sentence): boolean {
-  if (mentionsAi(d, s)) return true;
+  if (mentionsAi(d, s) || refersByAlias(d, s)) return true;
   let found = automated.get(s);
   if (found === undefined) {
     found = hitsIn(s, AUTOMATED_SYSTEM).length > 0;
@@ -330,6 +330,14 @@ function findPurpose(d: Discourse): Purpose | undefined {
     if (tier === 'page') continue;
     if (hitsIn(s, verbs).some((verb) => affirmed(s)(verb) && hasAiSubject(d, s, verb, tier))) return { hit: spanOf(s) };
   }
+  // 3b. Any action verb right after the system as subject ("El sistema clasifica la solicitud",
+  // "O sistema atribui-lhe um nível", "Ein Programm vergleicht den neuen Stand"): the verb lists
+  // above are never complete, but a named system followed by a finite verb is.
+  for (const { s, tier } of candidates) {
+    if (tier === 'page') continue;
+    const verb = systemThenVerb(d, s);
+    if (verb !== undefined && affirmed(s)(verb)) return { hit: spanOf(s) };
+  }
   for (const { s, tier } of candidates) {
     if (tier !== 'sentence') continue;
     const made = scanSentence(s, MADE_BY_AI).find(affirmed(s));
@@ -369,6 +377,77 @@ function hasAiSubject(d: Discourse, s: Sentence, verb: Hit, tier: Tier): boolean
   const subject = before.split(' ').at(-1)!.toLowerCase();
   const human = inLanguage(HUMAN_SUBJECT, d.corpus.page.lang);
   return findAll(human, subject, subject).length === 0 && siteNames(d).has(subject);
+}
+
+/**
+ * The system as the subject: a system noun with a determiner ("the model", "das System", "o
+ * sistema"), one of the page's aliases for it ("el orientador") or its name; an AI term ("la IA").
+ */
+const SYSTEM_AS_SUBJECT = lexeme({
+  lower: [
+    String.raw`(?:the|this|our|der|die|das|dieses|dieser|unser\p{L}*|ein|eine|le|la|l${A}|ce|cet|cette|notre|un|une|el|este|esta|nuestr[oa]|un|una|il|lo|questo|questa|nostr[oa]|uno|de|deze|dit|onze|een|het|o|a|noss[oa]|um|uma) (?:[\p{L}-]+ )?(?:tool|system|model|assistant|engine|software|bot|chatbot|algorithm|programme|program|werkzeug|modell|assistent\p{L}*|algorithmus|programm|outil|système|modèle|moteur|logiciel|algorithme|herramienta|sistema|modelo|asistente|motor|algoritmo|programa|strumento|modello|assistente|programma|systeem|algoritme|ferramenta)`,
+  ],
+});
+
+/** Verbs that say what the system is or runs on, not what it does: "uses", "is based on", "works with". */
+const NOT_AN_ACTION =
+  /^(?:is|are|was|were|has|have|had|will|would|can|could|may|might|must|should|does|did|uses|works|runs|relies|ist|sind|war|waren|wurde|wurden|wird|werden|hat|haben|kann|können|soll|sollen|muss|darf|nutzt|verwendet|basiert|beruht|arbeitet|funktioniert|läuft|est|sont|était|a|ont|sera|peut|doit|utilise|fonctionne|repose|es|son|fue|era|ha|han|será|puede|debe|está|usa|utiliza|funciona|emplea|se|è|sono|era|hanno|sarà|può|deve|viene|utilizza|funziona|si|zijn|wordt|werd|heeft|hebben|kan|zal|moet|gebruikt|werkt|is|é|são|foi|tem|pode|está|usa|utiliza|funciona)$/u;
+
+/** Words that may stand between the subject and its verb: an adverb or a clitic pronoun ("then", "automatisch", "le", "lhe", "vi"). */
+const BETWEEN =
+  /^(?:also|then|first|automatically|instantly|now|auch|dann|zuerst|automatisch|sofort|aussi|puis|ensuite|automatiquement|d['’]abord|también|luego|después|automáticamente|primero|anche|poi|quindi|automaticamente|prima|ook|dan|eerst|daarna|também|depois|primeiro|le|les|lui|nous|vous|me|te|se|lo|la|los|las|les|nos|os|ti|vi|ci|gli|lhe|lhes|u|je|ons|hem|haar|ihnen|ihm|ihr|uns|euch|ihnen)$/u;
+
+/** Adjectives that follow their noun in the Romance languages ("el sistema automático", "il modello linguistico"): skipped, not taken for the verb. */
+const POSTNOMINAL =
+  /^(?:automati\p{L}*|automáti\p{L}*|automatiz\p{L}*|automatis\p{L}*|informati\p{L}*|informáti\p{L}*|digital\p{L}*|intelligent\p{L}*|inteligente\p{L}*|artificial\p{L}*|artificiel\p{L}*|artificiale|intern[oae]s?|interne?s?|propi[oa]s?|propri[oa]|própri[oa]|statisti\p{L}*|estadísti\p{L}*|estatísti\p{L}*|generativ\p{L}*|génératif|générative|linguisti\p{L}*|lingüísti\p{L}*|linguísti\p{L}*|predittiv\p{L}*|predictiv\p{L}*|prédicti\p{L}*|preditiv\p{L}*|virtu\p{L}*|conversa\p{L}*|nuev[oa]|nuov[oa]|nouvel\p{L}*|nouveau|nov[oa]|online|en línea|in linea|basad[oa]|basat[oa]|basé[e]?|baseado|baseada)$/u;
+
+/** A finite verb's ending in the page's language: "suggests", "vergleicht", "classe", "clasifica", "atribui", "schat". */
+const FINITE: Readonly<Record<string, RegExp>> = {
+  en: /^(?!(?:this|thus|always|perhaps|across|unless|towards|besides|less|news|analysis|basis|process|access|its)$)\p{L}{3,}s$/u,
+  de: /^(?!(?:nicht|jetzt|selbst|erst|meist|fast|zuletzt|bereits|sonst|zunächst)$)\p{L}{3,}t$/u,
+  nl: /^(?!(?:niet|niets|altijd|soms|eerst|meest|vooral|straks)$)\p{L}{3,}t$/u,
+  fr: /^\p{L}{3,}(?:e|t|d)$/u,
+  es: /^\p{L}{3,}(?:a|e|á|é)$/u,
+  it: /^\p{L}{3,}(?:a|e|à)$/u,
+  pt: /^\p{L}{3,}(?:a|e|i|á|ê)(?:-(?:lhe|lhes|o|a|os|as|se|nos))?$/u,
+};
+
+/** How many words after the subject the verb may stand (an adverb or clitic between). */
+const VERB_AFTER_WORDS = 2;
+
+/** The finite verb right after the system named as subject, or undefined. */
+function systemThenVerb(d: Discourse, s: Sentence): Hit | undefined {
+  const lang = d.corpus.page.lang?.slice(0, 2).toLowerCase() ?? '';
+  const finite = FINITE[lang];
+  if (finite === undefined) return undefined;
+  const subjects = [...hitsIn(s, SYSTEM_AS_SUBJECT), ...hitsIn(s, AI_TERMS), ...aliasSubjects(d, s)];
+  for (const subject of subjects) {
+    const rest = s.lower.slice(subject.end - s.start);
+    const words = rest.split(/(?=[,;:()])|\s+/u).filter((w) => w !== '').slice(0, VERB_AFTER_WORDS + 1);
+    let from = 0;
+    for (const word of words) {
+      const at = rest.indexOf(word, from);
+      from = at + word.length;
+      if (BETWEEN.test(word) || POSTNOMINAL.test(word)) continue;
+      // A capital is a name ("el modelo Llama 3.1"), not a verb.
+      const original = s.text.slice(subject.end - s.start + at, subject.end - s.start + at + word.length);
+      if (!NOT_AN_ACTION.test(word) && finite.test(word) && original === word) return { start: subject.end + at, end: subject.end + at + word.length };
+      break;
+    }
+  }
+  return undefined;
+}
+
+/** The page's aliases and names for its system where they stand in the sentence. */
+function aliasSubjects(d: Discourse, s: Sentence): Hit[] {
+  const out: Hit[] = [];
+  for (const name of [...d.systemAliases, ...d.systemNames]) {
+    for (let at = s.lower.indexOf(name); at >= 0 && out.length < 8; at = s.lower.indexOf(name, at + 1)) {
+      const after = s.lower[at + name.length];
+      if (after === undefined || !/[\p{L}\d]/u.test(after)) out.push({ start: s.start + at, end: s.start + at + name.length });
+    }
+  }
+  return out;
 }
 
 const names = new WeakMap<Discourse, Set<string>>();

@@ -591,9 +591,30 @@ function categoryIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSecti
  */
 function sourceIn(d: Discourse, s: Sentence, objectFrom?: number): Hit | undefined {
   return [...hitsIn(s, SOURCE), ...hitsIn(s, SOURCE_ADJECTIVE), ...namedOrigins(d, s, objectFrom)].find(
-    (hit) => !isNegated(d, s, hit.start, hit.end) && !aboutTheMaker(d, s, hit),
+    (hit) => !isNegated(d, s, hit.start, hit.end) && !aboutTheMaker(d, s, hit) && !onlyWhen(d, hit) && !resultsPublished(d, s, hit),
   );
 }
+
+/**
+ * A collection verb followed by a date says when, not where: "coletados de janeiro de 2021 a
+ * dezembro de 2023", "collected between 2019 and 2023", "gesammelt von 2018 bis 2022".
+ */
+function onlyWhen(d: Discourse, hit: Hit): boolean {
+  return COLLECTED.test(d.corpus.lower.slice(hit.start, hit.end)) && DATE_AFTER.test(d.corpus.lower.slice(hit.end, hit.end + 24));
+}
+/**
+ * Results or tests published somewhere say where a report is, not where data came from: "Os
+ * resultados dos testes estão publicados no Relatório de avaliação", "Test results are published on".
+ */
+function resultsPublished(d: Discourse, s: Sentence, hit: Hit): boolean {
+  return PUBLISHED.test(d.corpus.lower.slice(hit.start, hit.end)) && RESULTS.test(d.corpus.lower.slice(s.start, hit.start));
+}
+const PUBLISHED = /^(?:published|posted|veröffentlicht|publié|publicad|pubblicat|gepubliceerd)/u;
+const RESULTS = /(?:results?|tests?|evaluations?|ergebnisse|résultats?|resultados?|testes|pruebas|risultati|resultaten|evaluaties|avalia(?:ção|ções)|evaluaci(?:ón|ones)|valutazion[ei]|évaluations?)(?![\p{L}])/u;
+
+const COLLECTED = /^(?:collected|gathered|recorded|captured|gesammelt|erhoben|aufgezeichnet|collecté|recueilli|enregistré|recogid|recopilad|recolectad|registrad|raccolt|registrat|verzameld|vastgelegd|coletad|recolhid|registrad)/u;
+const MONTHS = String.raw`jan\p{L}*|feb\p{L}*|fév\p{L}*|fev\p{L}*|ene\p{L}*|gen\p{L}*|m[aä]r\p{L}*|abr\p{L}*|apr\p{L}*|avr\p{L}*|ma[iy]o?|mei|juin|jun\p{L}*|giu\p{L}*|jul\p{L}*|juil\p{L}*|lug\p{L}*|aug\p{L}*|août|ago\p{L}*|sep\p{L}*|set\p{L}*|o[ck]t\p{L}*|out\p{L}*|ott\p{L}*|nov\p{L}*|d[eé]c\p{L}*|dez\p{L}*|dic\p{L}*`;
+const DATE_AFTER = new RegExp(String.raw`^ ?(?:(?:the )?(?:years? )?(?:\d{4}|(?:${MONTHS})(?![\p{L}]))|(?:\p{L}+ )?(?:\d{1,2}(?:º|\.)? (?:de )?)?(?:${MONTHS}) (?:de |del )?\d{4})`, 'u');
 
 /**
  * Who made or supplies the model, not where its data came from: a cue inside a "developed by"
