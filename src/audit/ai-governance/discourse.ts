@@ -461,7 +461,7 @@ function findSystemNames(sentences: readonly Sentence[]): string[] {
 
 /** A record key that names the model or system ("Model", "Modellname", "Nom du modèle", "Sistema"). */
 const MODEL_KEY =
-  /^(?:(?:ai |ki-|ia )?(?:model|modell|modèle|modelo|modello|system|systeem|système|sistema|software|logiciel|tool|werkzeug|outil|herramienta|strumento|ferramenta)(?:name|naam| name)?|(?:nom|nome|nombre|naam|name) (?:du |do |del |dello |della |van het |van de |des |of the )?(?:modèle|modelo|modello|model|modells|sistema|système|systeem|systems?))$/iu;
+  /^(?:(?:ai |ki-|ia )?(?:model|modell|modèle|modelo|modello|system|systeem|système|sistema|software|logiciel|tool|werkzeug|outil|herramienta|strumento|ferramenta|engine|motor|moteur|motore)(?:name|naam| name)?(?: (?:de|di|du) [\p{L}-]+)?|(?:nom|nome|nombre|naam|name) (?:du |do |del |dello |della |van het |van de |des |of the )?(?:modèle|modelo|modello|model|modells|sistema|système|systeem|systems?))$/iu;
 /** A capitalised name of up to three words, and a version after it that the name is used without ("CreditLens 4.1" › "creditlens"). */
 const RECORD_NAME = /^(\p{Lu}[\p{L}\d’'-]*(?: \p{Lu}[\p{L}\d’'-]*){0,2})(?:,? (?:v(?:ersion|ersie|ersão|ersión|ersione)?\.? ?)?\d[\d.]*)?(?:$|[ ,(;–—-])/u;
 

@@ -53,19 +53,19 @@ const MACHINE = String.raw`(?:ai|ia|ki|program\p{L}*|logiciel|informati\p{L}*|in
 export const REVIEW = lexeme({
   lower: [
     // English
-    String.raw`(?:re${H})?review(?:s|ed|ing)?|reconsider\p{L}*|re${H}?assess\p{L}*|re${H}?examin\p{L}*|re${H}?evaluat\p{L}*|(?:double${H})?check(?:s|ed|ing)?|verif(?:y|ies|ied|ying|ication)|look(?:s|ed|ing)? (?:again|at|into|over)|take (?:another|a second) look|second opinion|overs(?:ee|ees|een|aw|ight)|supervis(?:e|es|ed|ing|ion)|approv(?:e|es|ed|al|ing)|signs? off|reads? and reports?|read(?:s|ing)? (?:it|them|each|every) (?:\p{L}+ ){0,2}?(?:against|before)`,
+    String.raw`(?:re${H})?review(?:s|ed|ing)?|reconsider\p{L}*|re${H}?assess\p{L}*|re${H}?examin\p{L}*|re${H}?evaluat\p{L}*|(?:double${H})?check(?:s|ed|ing)?|verif(?:y|ies|ied|ying|ication)|look(?:s|ed|ing)? (?:again|at|into|over)|take (?:another|a second) look|second opinion|overs(?:ee|ees|een|aw|ight)|supervis(?:e|es|ed|ing|ion)|approv(?:e|es|ed|al|ing)|signs? off|reads? and reports?|read(?:s|ing)? (?:it|them|each|every) (?:\p{L}+ ){0,2}?(?:against|before)|(?:is|are|was|were|be|been|gets?) (?:\p{L}+ ){0,2}?read by`,
     // German
-    String.raw`(?:über|nach|gegen)?prüf(?:t|en|e|st|ung|ungen)|(?:über|nach|gegen)?geprüft|kontroll(?:e|en|iert|ieren|iere)|begutacht\p{L}*|zweit(?:e|en) meinung|zweitmeinung|neubewert\p{L}*|(?:sieht|schaut|sehen|schauen) (?:\p{L}+ ){0,3}?(?:an|nach|durch)|angesehen|angeschaut|freigegeben|freigeben|beaufsichtig\p{L}*|aufsicht|eingreifen|eingriff`,
+    String.raw`(?:über|nach|gegen)?prüf(?:t|en|e|st|ung|ungen)|(?:über|nach|gegen)?geprüft|kontroll(?:e|en|iert|ieren|iere)|begutacht\p{L}*|zweit(?:e|en) meinung|zweitmeinung|neubewert\p{L}*|(?:sieht|schaut|sehen|schauen) (?:\p{L}+ ){0,3}?(?:an|nach|durch)|angesehen|angeschaut|freigegeben|freigeben|beaufsichtig\p{L}*|aufsicht|eingreifen|eingriff|gelesen (?:wird|werden|wurde)|(?:sieht|schaut|sehen|schauen) sich (?:\p{L}+ ){0,10}?(?:an|durch)(?![\p{L}])`,
     // French
-    String.raw`vérifi\p{L}*|vérification|revoi[rt]|revoient|revu(?:e|s|es)?|réexam\p{L}*|(?:second|deuxième) avis|contrôl\p{L}*|supervis\p{L}*|relu(?:e|s|es)?|reli[rt]|relisent|relecture|repren(?:ne|nent|dre|d|dra)|repris(?:e|es)?|réétudi\p{L}*|valid(?:e|ent|é|ée|és|ées|er|ation)|examin\p{L}*|réévalu\p{L}*|révision|intervention`,
+    String.raw`vérifi\p{L}*|vérification|revoi[rt]|revoient|revu(?:e|s|es)?|réexam\p{L}*|(?:second|deuxième) avis|contrôl\p{L}*|supervis\p{L}*|relu(?:e|s|es)?|reli[rt]|relisent|relecture|lue? par|repren(?:ne|nent|dre|d|dra)|repris(?:e|es)?|réétudi\p{L}*|valid(?:e|ent|é|ée|és|ées|er|ation)|examin\p{L}*|réévalu\p{L}*|révision|intervention`,
     // Spanish
-    String.raw`revis(?!ta)\p{L}*|supervis\p{L}*|verific\p{L}*|comprob\p{L}*|control(?:a|an|ado|ada|ados|adas|ar|e)|examin\p{L}*|reexamin\p{L}*|reevalu\p{L}*|reconsider\p{L}*|intervención|segunda opinión`,
+    String.raw`revis(?!ta)\p{L}*|supervis\p{L}*|verific\p{L}*|comprob\p{L}*|leíd[oa]s? por|control(?:a|an|ado|ada|ados|adas|ar|e)|examin\p{L}*|reexamin\p{L}*|reevalu\p{L}*|reconsider\p{L}*|intervención|segunda opinión`,
     // Italian
-    String.raw`rivist[oaie]|rived\p{L}*|revision[ei]|verific\p{L}*|controll\p{L}*|supervision\p{L}*|esamin\p{L}*|riesam\p{L}*|rivalut\p{L}*|convalid\p{L}*|intervento|secondo parere`,
+    String.raw`rivist[oaie]|rived\p{L}*|revision[ei]|verific\p{L}*|lett[oaie] da|controll\p{L}*|supervision\p{L}*|esamin\p{L}*|riesam\p{L}*|rivalut\p{L}*|convalid\p{L}*|intervento|secondo parere`,
     // Dutch
-    String.raw`bekijk\p{L}*|bekeken|beoordeel\p{L}*|beoordel\p{L}*|controle\p{L}*|controleer\p{L}*|gecontroleerd|toets\p{L}*|getoetst|herbeoordel\p{L}*|heroverweg\p{L}*|nagekeken|nakijk\p{L}*|second opinion|tweede mening|(?:nog eens|opnieuw) (?:\p{L}+ ){0,2}?kijk\p{L}*|kijk\p{L}* (?:\p{L}+ ){0,3}?(?:nog eens|opnieuw|naar)|tussenkomst`,
+    String.raw`bekijk\p{L}*|bekeken|gelezen door|beoordeel\p{L}*|beoordel\p{L}*|controle\p{L}*|controleer\p{L}*|gecontroleerd|toets\p{L}*|getoetst|herbeoordel\p{L}*|heroverweg\p{L}*|nagekeken|nakijk\p{L}*|second opinion|tweede mening|(?:nog eens|opnieuw) (?:\p{L}+ ){0,2}?kijk\p{L}*|kijk\p{L}* (?:\p{L}+ ){0,3}?(?:nog eens|opnieuw|naar)|kijk\p{L}* (?:\p{L}+ ){0,10}?na(?![\p{L}])|her(?:keuring|ziening|controle|onderzoek)\p{L}*|tussenkomst`,
     // Portuguese
-    String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|revêem|rever|reveja|revejam|reviu|reveem|revist[oa]s?|verific\p{L}*|supervis\p{L}*|controla\p{L}*|examin\p{L}*|reexamin\p{L}*|reavali\p{L}*|reanalis\p{L}*|reaprecia\p{L}*|intervenção|segunda opinião`,
+    String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|revêem|rever|reveja|revejam|reviu|reveem|revist[oa]s?|verific\p{L}*|lid[oa]s? (?:por|pel[oa])|supervis\p{L}*|controla\p{L}*|examin\p{L}*|reexamin\p{L}*|reavali\p{L}*|reanalis\p{L}*|reaprecia\p{L}*|intervenção|segunda opinião`,
   ],
 });
 
@@ -77,12 +77,12 @@ export const REVIEW = lexeme({
 export const STRONG_REVIEW = lexeme({
   lower: [
     String.raw`(?:re${H})?review(?:s|ed|ing)?|reconsider\p{L}*|re${H}?assess\p{L}*|re${H}?examin\p{L}*|re${H}?evaluat\p{L}*|look(?:s|ed|ing)? (?:\p{L}+ ){0,2}?again|take (?:another|a second) look|second opinion`,
-    String.raw`überprüf\p{L}*|nachprüf\p{L}*|erneute\p{L}* prüfung|(?:erneut|nochmals|noch einmal) (?:ge)?prüf\p{L}*|neubewert\p{L}*|eingreifen`,
-    String.raw`réexam\p{L}*|réévalu\p{L}*|revoi[rt]|révision|vérification|intervention`,
-    String.raw`revis(?!ta)\p{L}*|reexamin\p{L}*|reevalu\p{L}*|reconsider\p{L}*|intervención`,
-    String.raw`rivist[oaie]|rived\p{L}*|revision[ei]|riesam\p{L}*|rivalut\p{L}*|intervento`,
-    String.raw`beoordeling\p{L}*|herbeoordel\p{L}*|heroverweg\p{L}*|(?:nog eens|opnieuw) (?:\p{L}+ ){0,2}?(?:kijk\p{L}*|bekijk\p{L}*|beoordel\p{L}*)|(?:bekijk\p{L}*|beoordeel\p{L}*|beoordel\p{L}*|kijk\p{L}*) (?:\p{L}+ ){0,3}?(?:nog eens|opnieuw)|tussenkomst`,
-    String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|rever|reveja|revejam|reexamin\p{L}*|reavali\p{L}*|reanalis\p{L}*|reaprecia\p{L}*|intervenção`,
+    String.raw`überprüf\p{L}*|nachprüf\p{L}*|erneute\p{L}* prüfung|(?:erneut|nochmals|noch einmal) (?:ge)?prüf\p{L}*|neubewert\p{L}*|neubeurteil\p{L}*|zweitbefund\p{L}*|eingreifen`,
+    String.raw`réexam\p{L}*|réévalu\p{L}*|revoi[rt]|révision|vérification|intervention|contre-expertise|(?:second|nouvel) examen`,
+    String.raw`revis(?!ta)\p{L}*|reexamin\p{L}*|reevalu\p{L}*|reconsider\p{L}*|intervención|segunda lectura`,
+    String.raw`rivist[oaie]|rived\p{L}*|revision[ei]|riesam\p{L}*|rivalut\p{L}*|intervento|seconda lettura`,
+    String.raw`beoordeling\p{L}*|herbeoordel\p{L}*|heroverweg\p{L}*|(?:nog eens|opnieuw) (?:\p{L}+ ){0,2}?(?:kijk\p{L}*|bekijk\p{L}*|beoordel\p{L}*)|(?:bekijk\p{L}*|beoordeel\p{L}*|beoordel\p{L}*|kijk\p{L}*) (?:\p{L}+ ){0,3}?(?:nog eens|opnieuw)|her(?:keuring|ziening|controle|onderzoek)\p{L}*|tussenkomst`,
+    String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|rever|reveja|revejam|reexamin\p{L}*|reavali\p{L}*|reanalis\p{L}*|reaprecia\p{L}*|intervenção|segunda leitura`,
   ],
 });
 
@@ -94,7 +94,7 @@ export const STRONG_REVIEW = lexeme({
 export const REQUEST = lexeme({
   lower: [
     String.raw`ask(?:s|ed|ing)?|request(?:s|ed|ing)?|right to|entitled to|want(?:s)?|wish(?:es)?|would like|prefer|demand|apply for|again|once more|you can ask|get (?:it|this|them) reviewed`,
-    String.raw`verlang\p{L}*|beantrag\p{L}*|anforder\p{L}*|bitten|bitte|recht|wünsch\p{L}*|möchten|erneut|nochmals|noch einmal`,
+    String.raw`verlang\p{L}*|beantrag\p{L}*|anforder\p{L}*|bitten|bitte|recht|wünsch\p{L}*|möchten|erneut|nochmals|noch einmal|lassen`,
     String.raw`demand(?:er|ez|e|ent)|sollicit\p{L}*|droit|souhait\p{L}*|voul(?:ez|ez-vous)|vouloir|à nouveau|de nouveau`,
     String.raw`pedir|pida|pide|piden|solicit\p{L}*|derecho|quier(?:e|es|en)|desea\p{L}*|prefier\p{L}*|de nuevo|nuevamente|otra vez`,
     String.raw`chied\p{L}*|richied\p{L}*|richiesta|diritto|vuoi|volete|desideri|preferisci|di nuovo|nuovamente|nuova`,
@@ -171,12 +171,12 @@ export const NOT_FOR_REVIEW = lexeme({
 export const APPEAL = lexeme({
   lower: [
     String.raw`appeal(?:s|ed)?(?! to)|appealing (?:against|the|a|an|this|that|any|your)|contest(?:s|ed|ing)? (?:the|this|that|a|an|any|your|our|its)|challeng(?:e|es|ed|ing) (?:the|this|that|a|an|any|your|how|its)|dispute (?:the|this|a|an|any|your)|object to (?:the|this|a|an|any|your)`,
-    String.raw`widerspruch (?:\p{L}+ ){0,3}?(?:einlegen|erheben|einzulegen)|einspruch (?:\p{L}+ ){0,3}?(?:einlegen|erheben|einzulegen)|anfecht(?:en|ung)|anzufechten`,
-    String.raw`contest(?:er|ez|e|ent)|(?:un |de |former |introduire )recours|faire appel`,
-    String.raw`impugn(?:ar|e|ación)|recurr(?:ir|a|e)|(?:interponer|presentar|presente|interponga) (?:un )?recurso|apelar|apele|oponerse`,
-    String.raw`contesta(?:re|te|rla|rlo)|(?:presentare|proporre|fare) (?:un )?ricorso|impugna(?:re|te|zione)|opporsi|opporti`,
-    String.raw`bezwaar (?:maken|indienen|aantekenen)|in beroep (?:gaan|te gaan)|beroep (?:aantekenen|instellen)|aanvecht\p{L}*`,
-    String.raw`contestar|conteste|contestação|recorrer d[ae]|(?:interpor|apresentar) (?:um )?recurso|opor-se`,
+    String.raw`widersprechen|widerspricht|(?:eine )?beschwerde (?:\p{L}+ ){0,2}?(?:einlegen|einreichen)|widerspruch (?:\p{L}+ ){0,3}?(?:einlegen|erheben|einzulegen)|einspruch (?:\p{L}+ ){0,3}?(?:einlegen|erheben|einzulegen)|anfecht(?:en|ung)|anzufechten`,
+    String.raw`contest(?:er|ez|e|ent)|(?:un |de |former |introduire )recours|faire appel|(?:déposer|faire|adresser) (?:une )?réclamation`,
+    String.raw`impugn(?:ar|e|ación)|recurr(?:ir|a|e)|(?:interponer|presentar|presente|interponga) (?:un )?recurso|apelar|apele|oponerse|(?:presentar|presente|interponer) (?:una )?reclamación`,
+    String.raw`contesta(?:re|te|rla|rlo)|(?:presentare|proporre|fare) (?:un )?ricorso|impugna(?:re|te|zione)|opporsi|opporti|(?:presentare|presentate|fare|proporre) (?:un )?reclamo`,
+    String.raw`bezwaar (?:maken|indienen|aantekenen)|in beroep (?:gaan|te gaan)|beroep (?:aantekenen|instellen)|aanvecht\p{L}*|(?:een )?klacht (?:indienen|in te dienen)`,
+    String.raw`contestar|conteste|contestação|recorrer d[ae]|(?:interpor|apresentar) (?:um )?recurso|opor-se|(?:apresentar|fazer|apresente) (?:uma )?reclamação`,
   ],
 });
 

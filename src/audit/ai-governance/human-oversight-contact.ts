@@ -193,6 +193,12 @@ function statementCue(d: Discourse, s: Sentence): Hit | undefined {
 /** Person nouns in a sentence, whole words and heads of compounds, by position. */
 function personsIn(s: Sentence): Hit[] {
   const hits = hitsIn(s, PERSON_WORDS);
+  // Agent nouns after an article: the open class of roles ("une médiatrice", "un istruttore", "un
+  // perito tasador", "uma nutricionista") the word lists can never finish.
+  AGENT_NOUN.lastIndex = 0;
+  for (let m = AGENT_NOUN.exec(s.lower); m !== null && hits.length < MAX_PERSONS; m = AGENT_NOUN.exec(s.lower)) {
+    if (!MACHINE_AGENT.test(m[1]!)) hits.push({ start: s.start + m.index + m[0].length - m[1]!.length, end: s.start + m.index + m[0].length });
+  }
   PERSON_COMPOUND.lastIndex = 0;
   for (let m = PERSON_COMPOUND.exec(s.lower); m !== null && hits.length < MAX_PERSONS; m = PERSON_COMPOUND.exec(s.lower)) {
     hits.push({ start: s.start + m.index, end: s.start + m.index + m[0].length });
@@ -200,6 +206,13 @@ function personsIn(s: Sentence): Hit[] {
   return hits.filter((h) => !VIRTUAL.test(s.lower.slice(h.end - s.start, h.end - s.start + 16))).sort((a, b) => a.start - b.start);
 }
 const MAX_PERSONS = 100;
+
+/** A role noun after an article or "by": French, Spanish, Italian and Portuguese agent suffixes. */
+const AGENT_NOUN =
+  /(?<![\p{L}])(?:un|une|una|uno|um|uma|le|la|el|il|lo|o|a|l['’]|del|della|dal|dalla|par|por|pelo|pela|da|nostro|nostra|notre|nuestro|nuestra|nosso|nossa|votre|vostro|vostra|su|sua|seu) (\p{L}{3,}(?:eur|euse|rice|ienne|ien|iste|ier|ière|ador|adora|edor|edora|idor|idora|ore|ora|ero|era|ista|eiro|eira|ante|ente|ólogo|óloga|ologo|ologa))(?![\p{L}])/gu;
+/** Agent nouns that name a machine, a place or a thing, not a person. */
+const MACHINE_AGENT =
+  /^(?:moteur|ordinateur|serveur|capteur|lecteur|détecteur|générateur|calculateur|correcteur|traducteur|processeur|classificateur|navigateur|compteur|ascenseur|secteur|intérieur|extérieur|supérieur|inférieur|antérieur|postérieur|meilleur|erreur|valeur|couleur|chaleur|hauteur|longueur|largeur|honneur|bonheur|malheur|labeur|faveur|vigueur|rigueur|moteur|motor|servidor|procesador|processador|generador|gerador|clasificador|classificador|detector|detetor|traductor|tradutor|computador|ordenador|navegador|contador|indicador|marcador|buscador|motore|sensore|generatore|classificatore|rilevatore|traduttore|processore|calcolatore|server|sensor|algoritm\p{L}*|sistema|modelo|modello|colore|valore|errore|errore|settore|interno|esterno|favore|amore|cuore|fiore|ore|ora|era|carrera|frontera|primavera|madera|tiempo|bandera|manera|primera|primero|tercera|tercero|entera|entero|dinero|número|numero|cartera|caldera|ventana|pantalla|rivista|lista|pista|vista|revista|entrevista|conquista|cliente|clientes|cliente|utente|paciente|paziente|residente|docente|estudiante|studente|agente|asistente|assistente|ambiente|corriente|corrente|presidente|precedente|siguiente|seguente|siguiente|siguiente|continente|componente|expediente|accidente|incidente|fuente|puente|mente|gente|frente|diente|parte|arte|carte|porte|sorte|noche|semaine|ciencia|médica|política|pública|pubblica|pública|técnica|tecnica|practica|pratica|prática|clínica|clinica|música|musica|lógica|logica|fábrica|fabbrica|gráfica|grafica|crítica|critica|economía|industria|dica|única|unica|unico|único|ético|etico|politico|pubblico|público|publico|tecnico|técnico|medico|médico)$/u;
 
 /** A qualifier that makes the "person" a machine: "assistente virtual", "agent virtuel", "digitaler Assistent" is no person. */
 const VIRTUAL = /^ (?:virtu\p{L}*|digital\p{L}*|automátic\p{L}*|automatic\p{L}*|(?:de |di |d['’])?(?:ia|ai|ki))(?![\p{L}])/u;

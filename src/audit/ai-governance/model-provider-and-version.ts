@@ -246,6 +246,8 @@ const MODEL_KEY = /(?:^|[\s-])(?:(?:ai|ki|ia)[ -])?(?:model|modell|modèle|model
 const PROVIDER_KEY = /(?:provider|vendor|supplier|developer|manufacturer|partner|made by|developed by|designed by|built by|anbieter|hersteller|entwickler|lieferant|entwickelt von|fournisseur|fabricant|fabbricante|éditeur|développé par|conçu par|proveedor|fabricante|desarrollador|desarrollado por|diseñado por|fornitore|produttore|sviluppatore|sviluppato da|progettato da|leverancier|fabrikant|ontwikkelaar|ontwikkeld door|fornecedor|desenvolvedor|desenvolvido por)/iu;
 /** A bare "Name" key: the model's name where the record also gives its version and maker ("Naam | NevusTriage", "Nombre | RiesgoClaro", "Bezeichnung | VisioClaim Motor"). */
 const NAME_KEY = /^(?:name|naam|nom|nombre|nome|bezeichnung|désignation|denominación|denominazione|benaming|designação)$/iu;
+/** Keys that name a recognition capability, which only a trained model has ("Spracherkennung", "Number plate recognition"). */
+const RECOGNITION_KEY = /erkennung|recognition|reconnaissance|reconocimiento|riconoscimento|herkenning|reconhecimento/iu;
 /** Keys that name a product rather than a model or software. */
 const PRODUCT_KEY = /product|produkt|produit|producto|prodotto|produto/iu;
 /** A version in a field's value: "5.1 (seit Oktober 2024 im Einsatz)", "v3.1", "2.3.1". */
@@ -267,14 +269,19 @@ function fromRecord(d: Discourse, record: RecordGroup, readableSet: ReadonlySet<
     fields.find((f) => f !== version && MODEL_KEY.test(f.key) && !VERSION_KEY.test(f.key) && !PROVIDER_KEY.test(f.key) && named(f)) ??
     fields.find((f) => f !== version && version !== undefined && NAME_KEY.test(f.key.trim()) && named(f)) ??
     // A version field holding the name too ("Versie | Jobmatch 3.0").
-    (version !== undefined && named(version) ? version : undefined);
+    (version !== undefined && named(version) ? version : undefined) ??
+    // Any other key whose value is a name with its version ("Spracherkennung | Hörwerk ASR 3.1",
+    // "Number plate recognition | PlateSense v4.1", "Werkzeug | Raumwerk Generativ" + "Version |
+    // 2.4"): gated below like a product key, since a data sheet has such fields too.
+    fields.find((f) => f !== version && !VERSION_KEY.test(f.key) && !PROVIDER_KEY.test(f.key) && named(f) && (version !== undefined || VERSION_VALUE.test(f.value)));
   const maker = fields.find((f) => f !== model && f !== version && PROVIDER_KEY.test(f.key) && MAKER_VALUE.test(f.value));
   if (model === undefined || maker === undefined) return undefined;
   if (version === undefined && !VERSION_VALUE.test(model.value)) return undefined;
   // A product's data sheet has a model, version and maker too: a product key needs the record to
   // sit in an AI-related section, or the product's name to come back where the page documents its
   // AI system ("Descrizione del sistema PulmoScan CAD 2.3 (PDF)").
-  if (PRODUCT_KEY.test(model.key) && (model.sentence.section === null || !isAiSection(d, model.sentence.section)) && !documentedAsSystem(d, model)) return undefined;
+  const otherKey = model !== version && !MODEL_KEY.test(model.key) && !NAME_KEY.test(model.key.trim());
+  if ((PRODUCT_KEY.test(model.key) || (otherKey && !RECOGNITION_KEY.test(model.key))) && (model.sentence.section === null || !isAiSection(d, model.sentence.section)) && !documentedAsSystem(d, model)) return undefined;
   if (isNegated(d, model.sentence, model.start, model.end)) return undefined;
   const name = MAKER_VALUE.exec(maker.value)![0].replace(/[.,;:]+$/u, '');
   const modelName = model.value.split(/[(,;]/u)[0]!.trim();
@@ -313,7 +320,7 @@ function wordsOf(s: Sentence): { word: string; start: number; end: number }[] {
 
 /** A word without the quotes and punctuation around it. */
 function bare(word: string): string {
-  return word.replace(/^[("“„«'‘»]+|[)"”»«'’,:;.]+$/gu, '');
+  return word.replace(/^[("“„«'‘»]+|[)"”»«'’,:;.+]+$/gu, '');
 }
 
 function isName(word: string): boolean {

@@ -391,7 +391,7 @@ const SYSTEM_AS_SUBJECT = lexeme({
 
 /** Verbs that say what the system is or runs on, not what it does: "uses", "is based on", "works with". */
 const NOT_AN_ACTION =
-  /^(?:is|are|was|were|has|have|had|will|would|can|could|may|might|must|should|does|did|uses|works|runs|relies|ist|sind|war|waren|wurde|wurden|wird|werden|hat|haben|kann|können|soll|sollen|muss|darf|nutzt|verwendet|basiert|beruht|arbeitet|funktioniert|läuft|est|sont|était|a|ont|sera|peut|doit|utilise|fonctionne|repose|es|son|fue|era|ha|han|será|puede|debe|está|usa|utiliza|funciona|emplea|se|è|sono|era|hanno|sarà|può|deve|viene|utilizza|funziona|si|zijn|wordt|werd|heeft|hebben|kan|zal|moet|gebruikt|werkt|is|é|são|foi|tem|pode|está|usa|utiliza|funciona)$/u;
+  /^(?:is|are|was|were|has|have|had|will|would|can|could|may|might|must|should|does|did|uses|works|runs|relies|ist|sind|war|waren|wurde|wurden|wird|werden|hat|haben|kann|können|soll|sollen|muss|darf|nutzt|verwendet|basiert|beruht|arbeitet|funktioniert|läuft|est|sont|était|a|ont|sera|peut|doit|utilise|fonctionne|repose|es|son|fue|era|ha|han|será|puede|debe|está|usa|utiliza|funciona|emplea|se|è|sono|era|hanno|sarà|può|deve|viene|utilizza|funziona|si|zijn|wordt|werd|heeft|hebben|kan|zal|moet|gebruikt|werkt|is|é|são|foi|tem|pode|está|usa|utiliza|funciona|basa|basan|basano|baseia|baseiam|fonda|fondano|funda|fundan|fundamenta|consiste|consta|compone|componen|compose|trata|tratta|appartiene|pertenece|pertence|gehört|appartient|behoort)$/u;
 
 /** Words that may stand between the subject and its verb: an adverb or a clitic pronoun ("then", "automatisch", "le", "lhe", "vi"). */
 const BETWEEN =
@@ -412,6 +412,24 @@ const FINITE: Readonly<Record<string, RegExp>> = {
   pt: /^\p{L}{3,}(?:a|e|i|á|ê)(?:-(?:lhe|lhes|o|a|os|as|se|nos))?$/u,
 };
 
+/** Subject pronouns that open a sentence or a clause after a colon about the system ("Sie" only with a verb in -t: "Sie prüfen" is the reader). */
+const SUBJECT_PRONOUN: Readonly<Record<string, RegExp>> = {
+  en: /(?:^|[:;] )(it)(?= )/u,
+  de: /(?:^|[:;] )(er|sie|es)(?= )/u,
+  fr: /(?:^|[:;] )(il|elle)(?= )/u,
+  nl: /(?:^|[:;] )(hij|zij|ze)(?= )/u,
+};
+
+/** A sentence (not a heading) opening on a word and then a determiner of its object, in the pro-drop languages: a verb with its object. */
+const VERB_THEN_OBJECT: Readonly<Record<string, RegExp>> = {
+  es: /^(\p{L}+) (?:el|la|los|las|un|una|unos|unas|cada|todos|todas|su|sus|tu|tus|nuestro|nuestra|nuestros|nuestras|cualquier)(?= )/u,
+  it: /^(\p{L}+) (?:il|lo|la|i|gli|le|un|uno|una|ogni|tutti|tutte|suo|sua|suoi|sue|tuo|tua|tuoi|tue|vostro|vostra|vostri|vostre|nostro|nostra|nostri|nostre|qualsiasi|l['’])(?= |\p{L})/u,
+  pt: /^(\p{L}+(?:-(?:lhe|lhes|o|a|os|as|se|nos))?) (?:o|a|os|as|um|uma|uns|umas|cada|todos|todas|seu|sua|seus|suas|nosso|nossa|nossos|nossas|qualquer)(?= )/u,
+};
+/** Sentence openers that end like verbs but are not: conjunctions, prepositions, pronouns, adverbs. */
+const NOT_A_VERB_OPENING =
+  /^(?:se|si|come|como|quando|cuando|dove|donde|onde|perché|porque|mentre|mientras|anche|ogni|cada|alla|alle|nella|nelle|della|delle|dalla|dalle|sulla|sulle|questa|queste|quella|quelle|esta|este|essa|esse|aquela|aquele|toda|todas|tutte|ecco|ora|ahora|agora|entre|sobre|desde|durante|mediante|contra|hasta|sempre|siempre|pure|ancora|dopo|prima|oggi|hoy|hoje|nessuna|ninguna|nenhuma|alcune|algunas|algumas|molte|muchas|muitas|poche|pocas|poucas|alguna|alguma|qualche|una|uma|uno|la|le|lo|de|da|di|que|che|qualquer|cualquier|qualsiasi|dentro|fuera|fora|fuori|bene|bien|bem|mais|più|muy|molto|muito|tanto|cosa|quale|cual|qual|chi|quien|quem|lei|ele|ela|ella|elle|estes|tra|fra|para|pela|pelo|nela|nele|desta|deste|dessa|desse|nessa|nesse|numa|ante|tras|tanto|solo|sólo|apenas|infine|inoltre|quindi|dunque|entonces|então|depois|después|luego|ahí|aqui|aquí|qui|lì|la|alla|sulla|pela|nella|grazie|gracias|obrigado|segue|sigue|siga|veja|vea|guarda|consulte|consulta|scopri|descubre|descubra|scarica|descarga|baixe|leia|lea|leggi|visite|visita|escribe|scrivi|escreva|chiama|llama|ligue|contatta|contacta|contacte|prenota|reserva|agende|compila|rellena|preencha|clicca|pulsa|clique|premi|selecciona|seleziona|selecione|inserisci|introduce|insira|accedi|accede|acesse|entra|entre|completa|usa|utiliza|utilizza|prova|prueba|experimente|ricorda|recuerda|lembre)$/u;
+
 /** How many words after the subject the verb may stand (an adverb or clitic between). */
 const VERB_AFTER_WORDS = 2;
 
@@ -421,6 +439,19 @@ function systemThenVerb(d: Discourse, s: Sentence): Hit | undefined {
   const finite = FINITE[lang];
   if (finite === undefined) return undefined;
   const subjects = [...hitsIn(s, SYSTEM_AS_SUBJECT), ...hitsIn(s, AI_TERMS), ...aliasSubjects(d, s)];
+  // A pronoun opening the sentence, in a section about the system, stands for it when its verb agrees:
+  // "Sie wandelt den Ton in Text um" (not the polite "Sie können"), "Il classe", "It flags", "Hij deelt".
+  const pronoun = SUBJECT_PRONOUN[lang]?.exec(s.lower) ?? null;
+  if (pronoun !== null) subjects.push({ start: s.start + pronoun.index + pronoun[0].length - pronoun[1]!.length, end: s.start + pronoun.index + pronoun[0].length });
+  // Pro-drop: a sentence opening on a finite verb with its object ("Classifica ogni spesa …",
+  // "Separa os casos por assunto", "Explica as linhas da sua fatura").
+  const verbThenObject = VERB_THEN_OBJECT[lang];
+  if (verbThenObject !== undefined && !s.isHeading) {
+    const opening = verbThenObject.exec(s.lower);
+    if (opening !== null && finite.test(opening[1]!) && !NOT_A_VERB_OPENING.test(opening[1]!) && !NOT_AN_ACTION.test(opening[1]!)) {
+      return { start: s.start, end: s.start + opening[1]!.length };
+    }
+  }
   for (const subject of subjects) {
     const rest = s.lower.slice(subject.end - s.start);
     const words = rest.split(/(?=[,;:()])|\s+/u).filter((w) => w !== '').slice(0, VERB_AFTER_WORDS + 1);

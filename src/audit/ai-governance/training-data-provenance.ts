@@ -643,13 +643,17 @@ const FROM_NAME = new RegExp(String.raw`(?<![\p{L}\d])(?:from|uit|desde)(?: (?:t
 const OF_NAME = new RegExp(String.raw`(?<![\p{L}\d])(?:from|uit|desde|des|du|de|del|dal|dalla|dai|dagli|dalle|di|della|dello|dei|degli|delle|do|da|dos|das|van)(?: (?:the|la|le|les|el|los|las|il|lo|gli|o|a|os|as|het|de))? ${NAMED_NAME}`, 'gu');
 const MONTH_OR_DAY = /^(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Januar|Februar|März|Juni|Juli|Oktober|Dezember|Janvier|Février|Mars|Avril|Mai|Juin|Juillet|Août|Septembre|Octobre|Novembre|Décembre|Enero|Febrero|Marzo|Abril|Mayo|Junio|Julio|Agosto|Septiembre|Octubre|Noviembre|Diciembre|Gennaio|Febbraio|Aprile|Maggio|Giugno|Luglio|Settembre|Ottobre|Dicembre|Januari|Februari|Maart|Mei|Augustus|Janeiro|Fevereiro|Março|Maio|Junho|Julho|Setembro|Outubro|Novembro|Dezembro)$/u;
 
+const LEVEL_CODE = /^\p{Lu}\d+$/u;
+
 function namedOrigins(d: Discourse, s: Sentence, objectFrom: number | undefined): Hit[] {
   if (/^de/i.test(d.corpus.page.lang ?? '')) return [];
   const out: Hit[] = [];
   const re = objectFrom === undefined ? FROM_NAME : OF_NAME;
   re.lastIndex = objectFrom === undefined ? 0 : objectFrom - s.start;
   for (let m = re.exec(s.text); m !== null && out.length < 4; m = re.exec(s.text)) {
-    if (!MONTH_OR_DAY.test(m[1]!.split(' ')[0]!)) out.push({ start: s.start + m.index, end: s.start + m.index + m[0].length });
+    const first = m[1]!.split(' ')[0]!;
+    // A code such as a level or grade ("de A1 a C1", "de B2") names no one.
+    if (!MONTH_OR_DAY.test(first) && !LEVEL_CODE.test(first)) out.push({ start: s.start + m.index, end: s.start + m.index + m[0].length });
   }
   return out;
 }
