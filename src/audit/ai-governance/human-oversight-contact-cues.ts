@@ -171,7 +171,7 @@ export const NOT_FOR_REVIEW = lexeme({
 export const APPEAL = lexeme({
   lower: [
     String.raw`appeal(?:s|ed)?(?! to)|appealing (?:against|the|a|an|this|that|any|your)|contest(?:s|ed|ing)? (?:the|this|that|a|an|any|your|our|its)|challeng(?:e|es|ed|ing) (?:the|this|that|a|an|any|your|how|its)|dispute (?:the|this|a|an|any|your)|object to (?:the|this|a|an|any|your)`,
-    String.raw`widersprechen|widerspricht|(?:eine )?beschwerde (?:\p{L}+ ){0,2}?(?:einlegen|einreichen)|widerspruch (?:\p{L}+ ){0,3}?(?:einlegen|erheben|einzulegen)|einspruch (?:\p{L}+ ){0,3}?(?:einlegen|erheben|einzulegen)|anfecht(?:en|ung)|anzufechten`,
+    String.raw`(?:sie|du) (?:\p{L}+ ){0,8}?widersprechen|(?:eine )?beschwerde (?:\p{L}+ ){0,2}?(?:einlegen|einreichen)|widerspruch (?:\p{L}+ ){0,3}?(?:einlegen|erheben|einzulegen)|einspruch (?:\p{L}+ ){0,3}?(?:einlegen|erheben|einzulegen)|anfecht(?:en|ung)|anzufechten`,
     String.raw`contest(?:er|ez|e|ent)|(?:un |de |former |introduire )recours|faire appel|(?:déposer|faire|adresser) (?:une )?réclamation`,
     String.raw`impugn(?:ar|e|ación)|recurr(?:ir|a|e)|(?:interponer|presentar|presente|interponga) (?:un )?recurso|apelar|apele|oponerse|(?:presentar|presente|interponer) (?:una )?reclamación`,
     String.raw`contesta(?:re|te|rla|rlo)|(?:presentare|proporre|fare) (?:un )?ricorso|impugna(?:re|te|zione)|opporsi|opporti|(?:presentare|presentate|fare|proporre) (?:un )?reclamo`,
