@@ -81,6 +81,7 @@ function findDisclosure(d: Discourse): Disclosure | undefined {
         !negatedPredicate(d, sentence, hit) &&
         !isTopicLabel(sentence, hit) &&
         !isTopicLead(sentence, hit) &&
+        !isFieldClaim(sentence, hit) &&
         !(inQuotes(sentence, hit) && !possessed(sentence, hit)) &&
         (!d.editorial || possessed(sentence, hit)),
     );
@@ -117,6 +118,23 @@ export function isReported(d: Discourse, s: Sentence): boolean {
 
 const reportedSections = new WeakMap<Section, boolean>();
 const reports = (s: Sentence): boolean => scanSentence(s, REPORTING).length > 0 || scanSentence(s, OTHER_PARTIES).length > 0;
+
+/**
+ * AI as a field that changes the world ("Artificial intelligence is changing how banks lend",
+ * "Künstliche Intelligenz verändert die Verwaltung", "La inteligencia artificial está transformando
+ * la medicina"): the term opens the sentence, bare or with a definite article, and its verb is one
+ * of change; no first person in the sentence. Commentary, not a system the site uses.
+ */
+function isFieldClaim(s: Sentence, hit: Hit): boolean {
+  const before = s.lower.slice(0, hit.start - s.start).trim();
+  if (before !== '' && !GENERIC_ARTICLE.test(before)) return false;
+  const after = s.lower.slice(hit.end - s.start, hit.end - s.start + 40);
+  return FIELD_CHANGE.test(after) && !FIRST_PERSON.test(s.lower);
+}
+const GENERIC_ARTICLE = /^(?:the|die|la|l['’]|a|de|het)$/u;
+const FIELD_CHANGE =
+  /^ (?:(?:is|are|has|have|will|wird|hat|est|a|va|está|ha|va|sta|ha|is|heeft|zal|está|vai|tem) (?:\p{L}+ )?)?(?:chang\p{L}*|transform\p{L}*|revolutioni[sz]\p{L}*|reshap\p{L}*|disrupt\p{L}*|verändert|verändern|revolutioniert|umgekrempelt|bouleverse\p{L}*|révolutionne\p{L}*|change|cambiando|cambia|transforma\p{L}*|revoluciona\p{L}*|trasforma\p{L}*|rivoluziona\p{L}*|cambiando|verandert|veranderen|transformeert|revolutioneert|mudando|muda|a mudar|a transformar)(?![\p{L}])/u;
+const FIRST_PERSON = /(?<![\p{L}])(?:we|our|us|wir|unser\p{L}*|uns|nous|notre|nos|nosotros|nuestr\p{L}*|noi|nostr\p{L}*|wij|onze|ons|nós|noss\p{L}*)(?![\p{L}])/u;
 
 /**
  * AI as the subject matter of a law ("the AI Act", "Regolamento europeo sull'intelligenza
