@@ -545,6 +545,19 @@ function containsWord(haystack: string, word: string): boolean {
 /** What may stand between a list's comma and the item: two words ("…, or automated"), or an item and its conjunction ("…, AI assistants or"). */
 const LIST_ITEM = /^ ?(?:(?:[\p{L}\d'’-]+ ){0,2}|(?:[\p{L}\d'’-]+ ){1,3}(?:or|and|nor|oder|und|ou|et|o|y|e|of|en|ni|né|nem) (?:(?:any|other|jegliche\p{L}*|sonstige\p{L}*|tout|toute|autre|cualquier|otro|otra|qualsiasi|altro|altra|enige|ander\p{L}*|qualquer|outro|outra) )?)$/u;
 
+/** A clause opening on "if" or "when", in the seven languages, or on an inverted verb that says "if" in German and Dutch ("Bent u het niet eens …"). */
+const CONDITIONAL =
+  /^\s*(?:(?:and|und|et|y|e|en|or|oder|ou|o|of)\s+)?(?:if|when|unless|wenn|falls|sollten|si|lorsque|quand|cuando|en caso de que|se|qualora|quando|als|indien|wanneer|caso|quando)\s|^\s*(?:bent|is|zijn|heeft|hebt|wilt|kunt|sind|ist|haben|hat|möchten|wollen|können|sollte)\s+(?:u|je|jij|sie|du|er|es|het|ihr)\s/iu;
+
+/** The clause that ends at `at` (a comma) opens on "if": the sentence's text up to it, from its last clause break. */
+function conditionalBefore(discourse: Discourse, s: Sentence, at: number): boolean {
+  const clause = discourse.corpus.lower.slice(s.start, at).split(/[,;:]/u).at(-1) ?? '';
+  return CONDITIONAL.test(clause);
+}
+
+/** Languages where "si" is not "whether". */
+const SI_IS_REFLEXIVE = new Set(['it']);
+
 /** Characters before a cue searched for a negation, within its clause. */
 const NEGATION_REACH = 60;
 const CLAUSE_BREAK = /[,:;–—(]|\b(?:but|however|aber|jedoch|sondern|mais|pero|sino|ma|però|bensì|maar|mas|porém)\b/giu;
@@ -565,14 +578,19 @@ export function isNegated(discourse: Discourse, s: Sentence, start: number, end:
   for (let m = CLAUSE_BREAK.exec(window); m !== null && m.index < cueOffset; m = CLAUSE_BREAK.exec(window)) {
     // A comma right before the cue continues a list, and the list's verb governs it: "We do not
     // use chatbots, AI assistants or automated decision-making".
-    if (m[0] === ',' && LIST_ITEM.test(window.slice(m.index + 1, cueOffset))) continue;
+    // Not after a conditional clause, which the comma closes: "Si no está de acuerdo con el
+    // resultado, un gestor revisará su solicitud", "Wenn Sie nicht einverstanden sind, sieht sich …".
+    if (m[0] === ',' && LIST_ITEM.test(window.slice(m.index + 1, cueOffset)) && !conditionalBefore(discourse, s, from + m.index)) continue;
     clauseStart = m.index + m[0].length;
   }
   window = window.slice(clauseStart);
   // "whether" opens a clause that a comma closes: "Ob Ihre Steuererklärung automatisch veranlagt
   // wird, entscheidet eine Software" asserts what follows the comma.
   const cue = cueOffset - clauseStart;
-  if (findAll(UNASSERTED, window, window).some((hit) => !window.slice(hit.end, cue).includes(','))) return true;
+  const lang = discourse.corpus.page.lang?.slice(0, 2).toLowerCase() ?? '';
+  // "si" asks only in Spanish and French; in Italian it is the reflexive ("Il sistema si basa su …").
+  const asks = (hit: { start: number; end: number }) => window.slice(hit.start, hit.end) !== 'si' || !SI_IS_REFLEXIVE.has(lang);
+  if (findAll(UNASSERTED, window, window).some((hit) => asks(hit) && !window.slice(hit.end, cue).includes(','))) return true;
   const negations = findAll(discourse.negation, window, window).length - findAll(NOT_A_NEGATION, window, window).length;
   const without = findAll(WITHOUT, window, window).length > 0;
   return negations > 0 ? !without : without;
@@ -594,7 +612,7 @@ export function scanSentence(s: Sentence, lexeme: Lexeme): Hit[] {
 /** A preposition after the noun that makes it another thing ("el sistema de reservas", "the model of the car"). */
 const QUALIFIED = /^ (?:de|del|des|du|di|della|dello|of|van|für|for|do|dos|das)(?![\p{L}])/u;
 
-const DET_BEFORE = new RegExp(String.raw`(?:^|[^\p{L}])(?:${DETERMINER}) (?:[\p{L}-]+ )?$`, 'u');
+const DET_BEFORE = new RegExp(String.raw`(?:(?:^|[^\p{L}])(?:${DETERMINER}) (?:[\p{L}-]+ )?|(?:^|[^\p{L}])(?:l|dell|dall|nell|sull|d)['’])$`, 'u');
 
 /** Whether the sentence refers to the page's own system by one of its aliases (system-aliases.ts), with a determiner before it. */
 export function refersByAlias(d: Discourse, s: Sentence): boolean {

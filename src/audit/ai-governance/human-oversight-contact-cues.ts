@@ -59,13 +59,13 @@ export const REVIEW = lexeme({
     // French
     String.raw`vérifi\p{L}*|vérification|revoi[rt]|revoient|revu(?:e|s|es)?|réexam\p{L}*|(?:second|deuxième) avis|contrôl\p{L}*|supervis\p{L}*|relu(?:e|s|es)?|reli[rt]|relisent|relecture|lue? par|repren(?:ne|nent|dre|d|dra)|repris(?:e|es)?|réétudi\p{L}*|valid(?:e|ent|é|ée|és|ées|er|ation)|examin\p{L}*|réévalu\p{L}*|révision|intervention`,
     // Spanish
-    String.raw`revis(?!ta)\p{L}*|supervis\p{L}*|verific\p{L}*|comprob\p{L}*|leíd[oa]s? por|control(?:a|an|ado|ada|ados|adas|ar|e)|examin\p{L}*|reexamin\p{L}*|reevalu\p{L}*|reconsider\p{L}*|intervención|segunda opinión`,
+    String.raw`revis(?!ta)\p{L}*|supervis\p{L}*|verific\p{L}*|comprob\p{L}*|leíd[oa]s? por|analiz\p{L}*|vuelve a (?:mirar|analizar|estudiar|valorar)|control(?:a|an|ado|ada|ados|adas|ar|e)|examin\p{L}*|reexamin\p{L}*|reevalu\p{L}*|reconsider\p{L}*|intervención|segunda opinión`,
     // Italian
-    String.raw`rivist[oaie]|rived\p{L}*|revision[ei]|verific\p{L}*|lett[oaie] da|controll\p{L}*|supervision\p{L}*|esamin\p{L}*|riesam\p{L}*|rivalut\p{L}*|convalid\p{L}*|intervento|secondo parere`,
+    String.raw`rivist[oaie]|rived\p{L}*|revision[ei]|verific\p{L}*|lett[oaie] da|analizz\p{L}*|controll\p{L}*|supervision\p{L}*|esamin\p{L}*|riesam\p{L}*|rivalut\p{L}*|convalid\p{L}*|intervento|secondo parere`,
     // Dutch
     String.raw`bekijk\p{L}*|bekeken|gelezen door|beoordeel\p{L}*|beoordel\p{L}*|controle\p{L}*|controleer\p{L}*|gecontroleerd|toets\p{L}*|getoetst|herbeoordel\p{L}*|heroverweg\p{L}*|nagekeken|nakijk\p{L}*|second opinion|tweede mening|(?:nog eens|opnieuw) (?:\p{L}+ ){0,2}?kijk\p{L}*|kijk\p{L}* (?:\p{L}+ ){0,3}?(?:nog eens|opnieuw|naar)|kijk\p{L}* (?:\p{L}+ ){0,10}?na(?![\p{L}])|her(?:keuring|ziening|controle|onderzoek)\p{L}*|tussenkomst`,
     // Portuguese
-    String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|revêem|rever|reveja|revejam|reviu|reveem|revist[oa]s?|verific\p{L}*|lid[oa]s? (?:por|pel[oa])|supervis\p{L}*|controla\p{L}*|examin\p{L}*|reexamin\p{L}*|reavali\p{L}*|reanalis\p{L}*|reaprecia\p{L}*|intervenção|segunda opinião`,
+    String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|revêem|rever|reveja|revejam|reviu|reveem|revist[oa]s?|verific\p{L}*|lid[oa]s? (?:por|pel[oa])|analis\p{L}*|volta(?:r)? a (?:analisar|avaliar|verificar|ver|olhar)|supervis\p{L}*|controla\p{L}*|examin\p{L}*|reexamin\p{L}*|reavali\p{L}*|reanalis\p{L}*|reaprecia\p{L}*|intervenção|segunda opinião`,
   ],
 });
 
@@ -133,10 +133,10 @@ export const HANDOVER_TO = lexeme({
     String.raw`(?:hand(?:s|ed|ing)?(?: \p{L}+){0,3}? over|hand${H}off|transfer(?:s|red|ring)?|pass(?:es|ed|ing)?|put(?:s|ting)?(?: \p{L}+){0,2}? through|connect(?:s|ed|ing)?|forward(?:s|ed|ing)?|escalat(?:e|es|ed|ing)|speak(?:s|ing)?|talk(?:s|ing)?|chat(?:s|ting)?) (?:\p{L}+ ){0,4}?(?:to|with)`,
     String.raw`(?:weiterleit\p{L}*|weitergeleitet|übergeben|übergibt|verbindet|sprechen) (?:\p{L}+ ){0,4}?(?:an|mit|zu)`,
     String.raw`(?:transf[éè]r\p{L}*|transmet\p{L}*|passer|passe|parler|parlez|échanger|mettre en relation|joindre|rediriger|redirig\p{L}*) (?:\p{L}+ ){0,4}?(?:à|avec)`,
-    String.raw`(?:hablar|habla|hable|pasar|pase|transferir|transfiera|derivar|deriva|trasladar|comunicarte|comunicarse) (?:\p{L}+ ){0,4}?(?:con|a)`,
+    String.raw`(?:hablar|habla|hable|pasar|pase|transferir|transfiera|derivar|deriva|trasladar|comunicarte|comunicarse) (?:\p{L}+ ){0,4}?(?:con|a)|(?:te |le |lo |la |les )?atien(?:da|de|dan|den)|atendid[oa] por`,
     String.raw`(?:parlare|parla|parli|passare|passa|trasferire|trasferisce|inoltrare|inoltra|mettere in contatto|mette in contatto) (?:\p{L}+ ){0,4}?(?:con|a|ad)|chied(?:ere|i|ete) di`,
     String.raw`(?:doorverbind\p{L}*|door te verbinden|doorverbonden|doorsturen|doorgestuurd|overdragen|overgedragen|spreken|praten) (?:\p{L}+ ){0,4}?(?:met|aan)`,
-    String.raw`(?:passar|passe|transferir|transfira|encaminhar|encaminhe|falar|fale|conversar) (?:\p{L}+ ){0,4}?(?:a|com|para)`,
+    String.raw`(?:passar|passe|transferir|transfira|encaminhar|encaminhe|falar|fale|conversar) (?:\p{L}+ ){0,4}?(?:a|com|para)|(?:seja |ser )?atendid[oa] por|(?:o |a |lhe )?atenda`,
   ],
 });
 

@@ -184,7 +184,8 @@ function statementCue(d: Discourse, s: Sentence): Hit | undefined {
     if (!affirmed(review) || ofDocument(s, review) || ratings.some((r) => r.start <= review.start && r.end >= review.end)) continue;
     // The person may stand inside a separable verb's span too ("kijkt een medewerker … opnieuw na").
     const near = (other: Hit, reach: number) => other.start < review.end + reach && other.end > review.start - reach && (other.end <= review.start || other.start >= review.end || (other.start > review.start && other.end < review.end));
-    if (persons.some((p) => near(p, PERSON_REACH)) || byPerson(s, review)) return review;
+    // The person negated is no reviewer either: "Er beoordeelt geen collega uw aanvraag opnieuw".
+    if (persons.some((p) => near(p, PERSON_REACH) && affirmed(p)) || byPerson(s, review)) return review;
     const isStrong = strong.some((x) => x.start <= review.start && x.end >= review.end);
     if (isStrong && requests.some((r) => near(r, REQUEST_REACH))) return review;
   }

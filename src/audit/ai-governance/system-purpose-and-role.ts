@@ -385,13 +385,13 @@ function hasAiSubject(d: Discourse, s: Sentence, verb: Hit, tier: Tier): boolean
  */
 const SYSTEM_AS_SUBJECT = lexeme({
   lower: [
-    String.raw`(?:the|this|our|der|die|das|dieses|dieser|unser\p{L}*|ein|eine|le|la|l${A}|ce|cet|cette|notre|un|une|el|este|esta|nuestr[oa]|un|una|il|lo|questo|questa|nostr[oa]|uno|de|deze|dit|onze|een|het|o|a|noss[oa]|um|uma) (?:[\p{L}-]+ )?(?:tool|system|model|assistant|engine|software|bot|chatbot|algorithm|programme|program|werkzeug|modell|assistent\p{L}*|algorithmus|programm|outil|système|modèle|moteur|logiciel|algorithme|herramienta|sistema|modelo|asistente|motor|algoritmo|programa|strumento|modello|assistente|programma|systeem|algoritme|ferramenta)`,
+    String.raw`(?:(?:the|this|our|der|die|das|dieses|dieser|unser\p{L}*|ein|eine|le|la|ce|cet|cette|notre|un|une|el|este|esta|nuestr[oa]|un|una|il|lo|questo|questa|nostr[oa]|uno|de|deze|dit|onze|een|het|o|a|noss[oa]|um|uma) (?:[\p{L}-]+ )?|l${A})(?:tool|system|model|assistant|engine|software|bot|chatbot|algorithm|programme|program|werkzeug|modell|assistent\p{L}*|algorithmus|programm|outil|système|modèle|moteur|logiciel|algorithme|herramienta|sistema|modelo|asistente|motor|algoritmo|programa|strumento|modello|assistente|programma|systeem|algoritme|ferramenta)`,
   ],
 });
 
 /** Verbs that say what the system is or runs on, not what it does: "uses", "is based on", "works with". */
 const NOT_AN_ACTION =
-  /^(?:is|are|was|were|has|have|had|will|would|can|could|may|might|must|should|does|did|uses|works|runs|relies|ist|sind|war|waren|wurde|wurden|wird|werden|hat|haben|kann|können|soll|sollen|muss|darf|nutzt|verwendet|basiert|beruht|arbeitet|funktioniert|läuft|est|sont|était|a|ont|sera|peut|doit|utilise|fonctionne|repose|es|son|fue|era|ha|han|será|puede|debe|está|usa|utiliza|funciona|emplea|se|è|sono|era|hanno|sarà|può|deve|viene|utilizza|funziona|si|zijn|wordt|werd|heeft|hebben|kan|zal|moet|gebruikt|werkt|is|é|são|foi|tem|pode|está|usa|utiliza|funciona|basa|basan|basano|baseia|baseiam|fonda|fondano|funda|fundan|fundamenta|consiste|consta|compone|componen|compose|trata|tratta|appartiene|pertenece|pertence|gehört|appartient|behoort)$/u;
+  /^(?:is|are|was|were|be|been|being|get|not|never|only|has|have|had|will|would|can|could|may|might|must|should|does|did|uses|works|runs|relies|ist|sind|war|waren|wurde|wurden|wird|werden|hat|haben|kann|können|soll|sollen|muss|darf|nutzt|verwendet|basiert|beruht|arbeitet|funktioniert|läuft|est|sont|était|a|ont|sera|peut|doit|utilise|fonctionne|repose|es|son|fue|era|ha|han|será|puede|debe|está|usa|utiliza|funciona|emplea|se|è|sono|era|hanno|sarà|può|deve|viene|utilizza|funziona|si|zijn|wordt|werd|heeft|hebben|kan|zal|moet|gebruikt|werkt|is|é|são|foi|tem|pode|está|usa|utiliza|funciona|basa|basan|basano|baseia|baseiam|fonda|fondano|funda|fundan|fundamenta|consiste|consta|compone|componen|compose|trata|tratta|appartiene|pertenece|pertence|gehört|appartient|behoort)$/u;
 
 /** Words that may stand between the subject and its verb: an adverb or a clitic pronoun ("then", "automatisch", "le", "lhe", "vi"). */
 const BETWEEN =
@@ -430,6 +430,19 @@ const VERB_THEN_OBJECT: Readonly<Record<string, RegExp>> = {
 const NOT_A_VERB_OPENING =
   /^(?:se|si|come|como|quando|cuando|dove|donde|onde|perché|porque|mentre|mientras|anche|ogni|cada|alla|alle|nella|nelle|della|delle|dalla|dalle|sulla|sulle|questa|queste|quella|quelle|esta|este|essa|esse|aquela|aquele|toda|todas|tutte|ecco|ora|ahora|agora|entre|sobre|desde|durante|mediante|contra|hasta|sempre|siempre|pure|ancora|dopo|prima|oggi|hoy|hoje|nessuna|ninguna|nenhuma|alcune|algunas|algumas|molte|muchas|muitas|poche|pocas|poucas|alguna|alguma|qualche|una|uma|uno|la|le|lo|de|da|di|que|che|qualquer|cualquier|qualsiasi|dentro|fuera|fora|fuori|bene|bien|bem|mais|più|muy|molto|muito|tanto|cosa|quale|cual|qual|chi|quien|quem|lei|ele|ela|ella|elle|estes|tra|fra|para|pela|pelo|nela|nele|desta|deste|dessa|desse|nessa|nesse|numa|ante|tras|tanto|solo|sólo|apenas|infine|inoltre|quindi|dunque|entonces|então|depois|después|luego|ahí|aqui|aquí|qui|lì|la|alla|sulla|pela|nella|grazie|gracias|obrigado|segue|sigue|siga|veja|vea|guarda|consulte|consulta|scopri|descubre|descubra|scarica|descarga|baixe|leia|lea|leggi|visite|visita|escribe|scrivi|escreva|chiama|llama|ligue|contatta|contacta|contacte|prenota|reserva|agende|compila|rellena|preencha|clicca|pulsa|clique|premi|selecciona|seleziona|selecione|inserisci|introduce|insira|accedi|accede|acesse|entra|entre|completa|usa|utiliza|utilizza|prova|prueba|experimente|ricorda|recuerda|lembre)$/u;
 
+/** Modal verbs (third person) that a system's action follows as an infinitive. */
+const MODAL = /^(?:can|will|may|could|kann|wird|soll|peut|pourra|va|puede|podrá|va a|può|potrà|kan|zal|pode|poderá|vai)$/u;
+/** The infinitive after a modal, per language: next word in the Romance languages and English, the clause's last word in German and Dutch. */
+const INFINITIVE: Readonly<Record<string, RegExp>> = {
+  en: /^ (?:also |then |automatically |quickly )?([a-z]{3,})(?![\p{L}])/u,
+  fr: /^ (?:aussi |ensuite |automatiquement |vous |les |le |la |l['’] ?)?(\p{L}{2,}(?:er|ir|re))(?![\p{L}])/u,
+  es: /^ (?:a |también |automáticamente |le |te |les |lo |la )?(\p{L}{2,}(?:ar|er|ir)(?:te|le|les|lo|la|se)?)(?![\p{L}])/u,
+  it: /^ (?:anche |automaticamente |ti |vi |la |lo |le |gli )?(\p{L}{2,}(?:are|ere|ire)(?:ti|vi|la|lo|le|gli)?)(?![\p{L}])/u,
+  pt: /^ (?:também |automaticamente |lhe |o |a |te )?(\p{L}{2,}(?:ar|er|ir)(?:-(?:lhe|o|a|os|as))?)(?![\p{L}])/u,
+  de: /^ (?:[\p{L}\d-]+ ){0,8}?(\p{L}{3,}en)(?=[.,;:!?]|$)/u,
+  nl: /^ (?:[\p{L}\d-]+ ){0,8}?(\p{L}{3,}en)(?=[.,;:!?]|$)/u,
+};
+
 /** How many words after the subject the verb may stand (an adverb or clitic between). */
 const VERB_AFTER_WORDS = 2;
 
@@ -460,6 +473,16 @@ function systemThenVerb(d: Discourse, s: Sentence): Hit | undefined {
       const at = rest.indexOf(word, from);
       from = at + word.length;
       if (BETWEEN.test(word) || POSTNOMINAL.test(word)) continue;
+      // A modal and the infinitive it governs: "It can reset your password", "Il peut répondre",
+      // "Er kann Ihre Fragen beantworten" (the infinitive closes the German or Dutch clause).
+      if (MODAL.test(word)) {
+        const infinitive = INFINITIVE[lang]?.exec(rest.slice(from));
+        if (infinitive !== null && infinitive !== undefined && !NOT_AN_ACTION.test(infinitive[1]!)) {
+          const start = subject.end + from + infinitive.index + infinitive[0].length - infinitive[1]!.length;
+          return { start, end: start + infinitive[1]!.length };
+        }
+        break;
+      }
       // A capital is a name ("el modelo Llama 3.1"), not a verb.
       const original = s.text.slice(subject.end - s.start + at, subject.end - s.start + at + word.length);
       if (!NOT_AN_ACTION.test(word) && finite.test(word) && original === word) return { start: subject.end + at, end: subject.end + at + word.length };

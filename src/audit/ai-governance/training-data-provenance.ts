@@ -178,8 +178,17 @@ const PRONOUN_OBJECT = /^(?:lo|la|l['’]) ?(?:hemos|han|ha|abbiamo|hanno|avons|
  * the data has, not where it came from; so does annotation ("each labelled by a dentist"): it says
  * who labelled the data, not where the data came from.
  */
+/** Departments, channels and archives an organisation's own data comes from. */
+const OWN_PLACE = String.raw`(?:services?|servicio|servizio|serviço|dienst|departments?|départements?|departamentos?|dipartiment[oi]|afdeling\p{L}*|archiv\p{L}*|arquivos?|archivos?|bases? de (?:données|datos|dados)|banca dati|registr\p{L}*|centr[eo]s?|cent(?:er|re)s?|help ?desk|apoio|atención|assistenza|klantenservice|balcão|sportell[oi]|portal\p{L}*|platforms?|plateformes?|plataformas?|piattaform[ae]|sites?|sitio|sito|website|apps?|applications?|aplicación|aplicação|applicazione|agências|agences|agencias|agenzie|filiales?|filiali|filialen|branches|sucursales|lojas|stores|magasins|tiendas|negozi|winkels|clínicas|cliniques|cliniche|klinieken|hospitais|hôpitaux|hospitales|ospedali|ziekenhuizen|farmácias|pharmacies|farmacias|farmacie|apotheken)(?![\p{L}])`;
+
 const SOURCE = lexeme({
   lower: [
+    // The organisation's own department or records, in every language: "from our help desk", "de
+    // notre service client", "de nuestro servicio de atención", "del nostro servizio clienti",
+    // "van onze klantenservice", "do nosso apoio ao cliente".
+    // A bare "of" ("de", "del", "do", "van") makes a source only before a department, channel or
+    // archive: "les fiches de poste de nos entrepôts" say whose, not where from.
+    String.raw`from our [\p{L}-]{3,}|(?:issues? de|à partir de|provenant de) (?:notre|nos) [\p{L}-]{3,}|(?:desde|procedentes? de) nuestr[oa]s? [\p{L}-]{3,}|(?:dal|dalla|dai|dalle|dagli) nostr[oaie] [\p{L}-]{3,}|uit (?:onze|ons) [\p{L}-]{3,}|(?:de|du|des|del|de la|della|dei|delle|degli|van|do|da|dos|das) (?:notre|nos|nuestr[oa]s?|nostr[oaie]|onze|ons|noss[oa]s?) (?:[\p{L}-]+ )?${OWN_PLACE}`,
     // English
     String.raw`(?:sourced|obtained|collected|gathered|licen[sc]ed|acquired|purchased|bought|compiled|downloaded|extracted|donated|contributed|submitted|provided|supplied|shared|taken|drawn|derived|crawled|scraped|received|recorded|captured|written|uploaded|digiti[sz]ed|released|made available|handed over|lent) (?:\p{L}+ ){0,3}?(?:from|by|through|via|on|at|during|under|across)`,
     String.raw`(?:collected|gathered|recorded|captured|photographed|filmed|scanned) (?:\p{L}+ ){0,1}?in|(?:comes?|came|coming|originates?|originated|originating|stems?|stemmed) (?:\p{L}+ ){0,2}?from|(?:from|of|by|in|on) (?:\p{L}+ ){0,2}?(?:our|its|their) own|(?:we|ourselves) (?:\p{L}+ ){0,1}?(?:generated|created|collected|recorded|wrote|gathered|compiled)|in${H}house`,
