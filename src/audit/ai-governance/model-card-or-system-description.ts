@@ -57,13 +57,13 @@ const MODEL_DOCUMENT_ONLY = lexeme({
 /** Generic documentation: counts only about the AI system. */
 const DOCUMENTATION = lexeme({
   lower: [
-    String.raw`(?:technical|system|model|algorithm) documentation|technical descriptions?|technical documents?|instructions for use|algorithm descriptions?`,
-    String.raw`systembeschreibung\p{L}*|technische\p{L}* dokumentation\p{L}*|technische\p{L}* beschreibung\p{L}*|gebrauchsanweisung\p{L}*|algorithmusbeschreibung\p{L}*`,
-    String.raw`description (?:technique|du système|du modèle|de l${A}algorithme)|documentation (?:technique|du système)|notice d${A}utilisation`,
-    String.raw`descripci(?:ón|ones) (?:técnica|del sistema|del modelo|del algoritmo)|documentación (?:técnica|del sistema)`,
-    String.raw`descrizione (?:tecnica|del sistema|del modello|dell${A}algoritmo)|documentazione (?:tecnica|del sistema)`,
-    String.raw`systeembeschrijving\p{L}*|technische (?:documentatie|beschrijving)|beschrijving van het (?:\p{L}*algoritme|systeem|model)|algoritmebeschrijving`,
-    String.raw`descriç(?:ão|ões) (?:técnica|do sistema|do modelo|do algoritmo)|documentação (?:técnica|do sistema)`,
+    String.raw`(?:technical|system|model|algorithm) documentation|technical (?:descriptions?|documents?|overviews?)|instructions for use|algorithm descriptions?`,
+    String.raw`systembeschreibung\p{L}*|technische\p{L}* (?:dokumentation|beschreibung|übersicht)\p{L}*|gebrauchsanweisung\p{L}*|algorithmusbeschreibung\p{L}*`,
+    String.raw`description (?:technique|du système|du modèle|de l${A}algorithme)|documentation (?:technique|du système)|(?:aperçu|présentation) technique|notice d${A}utilisation`,
+    String.raw`descripci(?:ón|ones) (?:técnica|del sistema|del modelo|del algoritmo)|documentación (?:técnica|del sistema)|resumen técnico`,
+    String.raw`descrizione (?:tecnica|del sistema|del modello|dell${A}algoritmo)|documentazione (?:tecnica|del sistema)|panoramica tecnica`,
+    String.raw`systeembeschrijving\p{L}*|technische (?:documentatie|beschrijving|toelichting)|technisch overzicht|beschrijving van het (?:\p{L}*algoritme|systeem|model)|algoritmebeschrijving`,
+    String.raw`descriç(?:ão|ões) (?:técnica|do sistema|do modelo|do algoritmo)|documentação (?:técnica|do sistema)|visão geral técnica`,
   ],
 });
 
