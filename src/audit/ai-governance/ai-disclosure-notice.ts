@@ -66,6 +66,7 @@ export function disclosureOf(d: Discourse): Disclosure | undefined {
  *   Angaben des Herstellers") reports rather than discloses.
  */
 function findDisclosure(d: Discourse): Disclosure | undefined {
+  const lang = d.corpus.page.lang?.slice(0, 2).toLowerCase() ?? '';
   for (let i = 0; i < d.sentences.length; i++) {
     const sentence = d.sentences[i]!;
     // Every disclosure names AI, so sentences without an AI term are skipped before the costlier cues.
@@ -80,10 +81,10 @@ function findDisclosure(d: Discourse): Disclosure | undefined {
         affirmed(hit) &&
         !negatedPredicate(d, sentence, hit) &&
         !isTopicLabel(sentence, hit) &&
-        !isTopicLead(sentence, hit) &&
+        !isTopicLead(sentence, hit, lang) &&
         !isFieldClaim(sentence, hit) &&
-        !(inQuotes(sentence, hit) && !possessed(sentence, hit)) &&
-        (!d.editorial || possessed(sentence, hit)),
+        !(inQuotes(sentence, hit) && !possessed(sentence, hit, lang)) &&
+        (!d.editorial || possessed(sentence, hit, lang)),
     );
     if (ai !== undefined) return { sentence, hit: ai };
   }
@@ -184,8 +185,8 @@ function isTopicLabel(s: Sentence, hit: Hit): boolean {
  * colon that opens on "about" ("Sobre el uso de sistemas automatizados: en este procedimiento no
  * se emplea …"), whose answer comes after the colon and is read on its own.
  */
-function isTopicLead(s: Sentence, hit: Hit): boolean {
-  if (s.isHeading && s.text.trimEnd().endsWith('?')) return !possessed(s, hit);
+function isTopicLead(s: Sentence, hit: Hit, lang: string): boolean {
+  if (s.isHeading && s.text.trimEnd().endsWith('?')) return !possessed(s, hit, lang);
   const colon = s.text.indexOf(':');
   return colon >= 0 && hit.end - s.start <= colon && ABOUT_LEAD.test(s.lower);
 }
@@ -234,9 +235,10 @@ const THIS_CONTENT = lexeme({
 const POSSESSIVE_REACH_WORDS = 2;
 
 /** "our AI travel planner", "unser neuer KI-Assistent": the AI term right after a first-person possessive. */
-function possessed(s: Sentence, hit: Hit): boolean {
+function possessed(s: Sentence, hit: Hit, lang: string): boolean {
   const before = s.lower.slice(0, hit.start - s.start).trimEnd().split(' ');
-  return before.slice(-1 - POSSESSIVE_REACH_WORDS).some((word) => findAll(OUR, word, word).length > 0);
+  // Portuguese and Spanish "nos" is "in the" or "us", not the French "our".
+  return before.slice(-1 - POSSESSIVE_REACH_WORDS).some((word) => findAll(OUR, word, word).length > 0 && !(word === 'nos' && lang !== 'fr'));
 }
 
 export const DISCLOSURE_EXAMPLES = [

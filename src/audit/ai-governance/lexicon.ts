@@ -96,7 +96,7 @@ export const AI_TERMS = lexeme({
     // automatisiert bearbeitet", "automatisierte Kreditentscheidung", "traitement algorithmique",
     // "de forma automatizada", "sistema di scoring automatizzato", "geautomatiseerd systeem",
     // "modelo automático de pontuação".
-    String.raw`automatisiert\p{L}* (?:\p{L}{1,40} ){0,1}?(?:\p{L}*entscheid\p{L}*|\p{L}*bescheid\p{L}*|verfahren\p{L}*|\p{L}*system\p{L}*|bearbeit\p{L}*|bewert\p{L}*|erlass\p{L}*|\p{L}*prüfung\p{L}*|scoring\p{L}*|\p{L}*auswahl|vorauswahl)|(?:vollständig|vollautomatisch|automatisiert) (?:\p{L}{1,40} ){0,1}?(?:entschieden|bearbeitet|erlassen|bewertet|geprüft|ausgewählt|abgelehnt|bewilligt)`,
+    String.raw`automatisiert\p{L}* (?:\p{L}{1,40} ){0,1}?(?:\p{L}*entscheid\p{L}*|\p{L}*bescheid\p{L}*|\p{L}*verfahren\p{L}*|\p{L}*vergabe\p{L}*|\p{L}*zuteilung\p{L}*|\p{L}*system\p{L}*|bearbeit\p{L}*|bewert\p{L}*|erlass\p{L}*|\p{L}*prüfung\p{L}*|scoring\p{L}*|\p{L}*auswahl|vorauswahl)|(?:vollständig|vollautomatisch|automatisiert) (?:\p{L}{1,40} ){0,1}?(?:entschieden|bearbeitet|erlassen|bewertet|geprüft|ausgewählt|abgelehnt|bewilligt)`,
     // An entitlement, amount or score that is calculated or decided automatically ("Le montant de la
     // bourse est calculé automatiquement", "Ihr Anspruch wird automatisch berechnet", "el importe
     // se calcula automáticamente"); not shipping costs or a confirmation e-mail.
@@ -134,6 +134,14 @@ export const AI_TERMS = lexeme({
     // A cleft naming the software that decides: "c'est un logiciel qui corrige … et vous attribue",
     // "es un programa que evalúa", "è un software che valuta", "it is software that scores".
     String.raw`(?:c${A}est|es|è|é|it is|it's) (?:un |une |una |uno |um |uma |a |the |le |la |el |il |o )?(?:logiciel|programme|programa|programma|software|algorithme|algoritmo|algorithm|système informatique|sistema informático|sistema informatico) (?:qui|que|che|that|which) (?:\p{L}+ ){0,2}?(?:${DECIDES}|corrig\p{L}*|correct\p{L}*|correg\p{L}*|corregg\p{L}*|grades?|marks?|not(?:e|a)s?)`,
+    // A case decided automatically, the verb first: "La respuesta se decide de forma automática",
+    // "La domanda viene valutata in modo automatico", "a decisão é tomada de forma automatizada",
+    // "wordt automatisch beoordeeld"; and software checking automatically ("Software leest het
+    // kenteken … en controleert automatisch").
+    String.raw`${DECIDES_STRICT} (?:\p{L}{1,40} ){0,2}?(?:de forma|de manera|en forma|de modo|in modo|de manière|de façon) (?:\p{L}+ )?(?:automática|automatizada|automatico|automatizzato|automatique|automatisée)`,
+    String.raw`(?:software|logiciel|programa informático|programma informatico|computerprogramm|computerprogramma) (?:\p{L}{1,40} ){0,8}?(?:checks|prüft|vérifie|comprueba|verifica|controlla|controleert|confere|reads|liest|lit|lee|legge|leest|lê) (?:automatically|automatisch|automatiquement|automáticamente|automaticamente|in automatico)`,
+    // A predictive model by name: "voorspelmodel", "Prognosemodell", "modèle prédictif", "modelo predictivo".
+    String.raw`predictive models?|prediction models?|forecasting models?|voorspel(?:lings)?model\p{L}*|prognosemodell\p{L}*|vorhersagemodell\p{L}*|modèles? prédicti(?:f|fs)|modelos? predictivos?|modell[oi] predittiv[oi]|modelos? preditivos?`,
     // Software examining each case: "Software checks each listing before it goes live", "Eine
     // Software prüft jeden Antrag", "un logiciel examine chaque annonce", "un programa revisa cada
     // solicitud", "un software controlla ogni domanda", "software controleert elke melding", "um

@@ -59,11 +59,11 @@ const DOCUMENTATION = lexeme({
   lower: [
     String.raw`(?:technical|system|model|algorithm) documentation|technical (?:descriptions?|documents?|overviews?)|instructions for use|algorithm descriptions?`,
     String.raw`systembeschreibung\p{L}*|technische\p{L}* (?:dokumentation|beschreibung|übersicht)\p{L}*|gebrauchsanweisung\p{L}*|algorithmusbeschreibung\p{L}*`,
-    String.raw`description (?:technique|du système|du modèle|de l${A}algorithme)|documentation (?:technique|du système)|(?:aperçu|présentation) technique|notice d${A}utilisation`,
-    String.raw`descripci(?:ón|ones) (?:técnica|del sistema|del modelo|del algoritmo)|documentación (?:técnica|del sistema)|resumen técnico`,
-    String.raw`descrizione (?:tecnica|del sistema|del modello|dell${A}algoritmo)|documentazione (?:tecnica|del sistema)|panoramica tecnica`,
-    String.raw`systeembeschrijving\p{L}*|technische (?:documentatie|beschrijving|toelichting)|technisch overzicht|beschrijving van het (?:\p{L}*algoritme|systeem|model)|algoritmebeschrijving`,
-    String.raw`descriç(?:ão|ões) (?:técnica|do sistema|do modelo|do algoritmo)|documentação (?:técnica|do sistema)|visão geral técnica`,
+    String.raw`description (?:technique|du système|du modèle|de l${A}algorithme)|documentation (?:technique|du système)|(?:aperçu|présentation) technique|fiche descriptive|notice d${A}utilisation`,
+    String.raw`descripci(?:ón|ones) (?:técnica|del sistema|del modelo|del algoritmo)|documentación (?:técnica|del sistema)|resumen técnico|ficha descriptiva`,
+    String.raw`descrizione (?:tecnica|del sistema|del modello|dell${A}algoritmo)|documentazione (?:tecnica|del sistema)|panoramica tecnica|scheda descrittiva`,
+    String.raw`systeembeschrijving\p{L}*|technische (?:documentatie|beschrijving|toelichting)|technisch overzicht|beschrijving van het (?:\p{L}*algoritme|\p{L}*systeem|\p{L}*model)|algoritmebeschrijving`,
+    String.raw`descriç(?:ão|ões) (?:técnica|do sistema|do modelo|do algoritmo)|documentação (?:técnica|do sistema)|visão geral técnica|ficha descritiva`,
   ],
 });
 

@@ -76,5 +76,19 @@ export function learnAliases(d: Discourse, disclosure: Sentence): string[] {
       add(HEAD_FIRST.has(lang) ? words[0] : words.at(-1));
     }
   }
+  // The generic nouns of a system, model or algorithm stand for the disclosed one too: a page that
+  // discloses an AI system says "il sistema" for it, whatever noun its disclosure used ("un algoritmo").
+  for (const generic of GENERIC_SYSTEM_NOUNS[lang] ?? []) aliases.add(generic);
   return [...aliases];
 }
+
+/** The generic nouns of an automated system, per language. */
+const GENERIC_SYSTEM_NOUNS: Readonly<Record<string, readonly string[]>> = {
+  en: ['system', 'model', 'algorithm'],
+  de: ['system', 'modell', 'algorithmus'],
+  fr: ['système', 'modèle', 'algorithme'],
+  es: ['sistema', 'modelo', 'algoritmo'],
+  it: ['sistema', 'modello', 'algoritmo'],
+  nl: ['systeem', 'model', 'algoritme'],
+  pt: ['sistema', 'modelo', 'algoritmo'],
+};

@@ -69,7 +69,7 @@ export const PURPOSE_PREDICATE: Sources = {
       String.raw`${NH}(?:use|uses|used|using|employ|employs|deploy|deploys|rely on|relies on|leverage|leverages) ${gap(16)}(?:to|for|in order to|so that|as an?|as the)`,
       // "apply X to": an object first, since "does this apply to business customers?" is about scope.
       String.raw`${NH}(?:apply|applies) (?:[\p{L}\d'’-]+,? ){1,16}?(?:to|for|in order to)`,
-      String.raw`(?:its|the|their|his|her|our|sole|main|primary|only|whose|key|core) (?:\p{L}+ )?(?:purpose|role|job|task|function|aim|goal|objective|mission|use case|intended use)s? (?:is|are|was|were|here|remains|will be|includes?)|(?:purpose|role|function|goal|aim|objective|task|job) of (?:the|this|our|its|that)|intended (?:use|uses|purpose|purposes|users?)|use cases?`,
+      String.raw`(?:its|the|their|his|her|our|sole|main|primary|only|whose|key|core) (?:\p{L}+ )?(?:purpose|role|job|task|function|aim|goal|objective|mission|use case|intended use)s? (?:is|are|was|were|here|remains|will be|includes?)|(?:purpose|role|function|goal|aim|objective|task|job) of (?:the|this|our|its|that|[\p{L}-]+ is to)|intended (?:use|uses|purpose|purposes|users?)|use cases?`,
       String.raw`${NH}(?:helps?|helping|assists?|assisting|supports?|supporting|lets|allows?|enables?|empowers?) (?:you|users?|customers?|clients?|patients?|staff|employees|colleagues|teams?|agents?|advis[eo]rs|clinicians|doctors|radiologists|nurses|teachers|students|learners|farmers|growers|engineers|developers|us|people|residents|citizens|applicants|candidates|shoppers|travell?ers|readers|drivers|operators|planners|inspectors|recruiters|lawyers|accountants|our|the|your|them|him|her)|${NH}(?:helps?|helping|help) (?:with|to)|(?:can|will|may|could|to) help`,
       String.raw`(?:serves?|acts?|works?|functions?|operates?) as (?:an? |the |your |our )?[\p{L}-]+|serves? to|aims? to|exists? to|is tasked with|is responsible for|how (?:we|you|this (?:site|service|app|website)|our [\p{L}-]+) uses?`,
   ],
@@ -91,7 +91,7 @@ export const PURPOSE_PREDICATE: Sources = {
   it: [
       String.raw`serv(?:e|ono) (?:\p{L}+ )?(?:a|ad|per)|(?:progettat|pensat|destinat|addestrat|concepit|creat|sviluppat|utilizzat|usat|impiegat|configurat)[oaie] (?:\p{L}+ ){0,2}?(?:a|ad|per|come)|vien(?:e|gono) (?:\p{L}+ )?(?:utilizzat|usat|impiegat)[oaie]`,
       String.raw`(?:utilizziamo|usiamo|impieghiamo|adoperiamo|ci affidiamo a) ${gap(6)}(?:per|al fine di|allo scopo di|come)|${NH}(?:ti |vi |ci |la |lo |li |le )?aiuta(?:no)? (?:a|ad|nella|nel|con|i|gli|le)|${NH}(?:permette|consente)(?:no)? (?:di|a|al|alla|ai|agli)|${NH}(?:supporta|assiste)(?:no)?`,
-      String.raw`ha (?:lo scopo|l${A}obiettivo|il compito|il ruolo|la funzione) di|(?:suo|sua|il|lo|la|l${A}|unico|unica|principale) (?:\p{L}+ )?(?:scopo|obiettivo|compito|ruolo|funzione|finalità)|uso previsto|destinazione d${A}uso|casi d${A}uso|come (?:usiamo|utilizziamo)`,
+      String.raw`ha (?:(?:lo|il|la|l${A}) ?)?(?:\p{L}+ )?(?:scopo|obiettivo|compito|ruolo|funzione) di|(?:suo|sua|il|lo|la|l${A}|unico|unica|principale) (?:\p{L}+ )?(?:scopo|obiettivo|compito|ruolo|funzione|finalità)|uso previsto|destinazione d${A}uso|casi d${A}uso|come (?:usiamo|utilizziamo)`,
   ],
   nl: [
       String.raw`(?:bedoeld|ontworpen|gemaakt|ontwikkeld|getraind|bestemd|ingericht|gebouwd) (?:\p{L}+ ){0,2}?(?:om|voor|als)|(?:wordt|worden|werd|werden) ${gap(4)}(?:gebruikt|ingezet|toegepast) (?:om|voor|bij|als)|(?:voor|om|bij) ${gap(5)}(?:gebruikt|ingezet|toegepast)`,

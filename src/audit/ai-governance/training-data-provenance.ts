@@ -464,8 +464,11 @@ function antecedentIsSystem(d: Discourse, section: Section, i: number): boolean 
 const DATA_WORD = /(?:^|[^\p{L}])(?:data|daten|données|datos|dati|gegevens|dados|information|informationen|información|informazioni|informatie|informações|material|materiale|materiaal|ejemplos|exemples|examples|beispiele|esempi|voorbeelden|exemplos)(?![\p{L}])/u;
 
 function isTrainingHeading(d: Discourse, heading: Sentence): boolean {
+  // "Learn more", "Mehr erfahren", "En savoir plus": a call to read on, not what the system learned from.
+  if (LEARN_MORE.test(heading.lower.trim())) return false;
   return [...hitsIn(heading, TRAINING_NOUN), ...hitsIn(heading, TRAINING_TOPIC)].some((hit) => !isNegated(d, heading, hit.start, hit.end));
 }
+const LEARN_MORE = /^(?:learn more|find out more|mehr erfahren|erfahren sie mehr|en savoir plus|pour en savoir plus|saber más|aprende más|más información|scopri di più|per saperne di più|meer weten|lees meer|meer leren|saiba mais|aprenda mais|saber mais)\b/u;
 
 interface Cue {
   hit: Hit;
