@@ -41,7 +41,7 @@ import { A, H, findAll, lexeme, type Lexeme } from './lexicon.ts';
 // Lexicon (EN, DE, FR, ES, IT, NL, PT)
 
 /** Training verbs, inflected, that take their data after a preposition ("trained on", "entrenado con"). */
-const TRAIN_VERB = String.raw`(?:(?:pre|re|fine)${H}?)?(?:trained|training|trains?|tuned|learned|learnt|learns|taught)|(?:vor|nach|neu|weiter|fein)?trainier\p{L}*|angelernt|gelernt|lernte|(?:pré|ré)?-?entraîn(?:é|ée|és|ées|er|ant|ons)|affiné(?:e|s|es)?|appris|(?:pre|re)?entren(?:ad[oa]s?|ó|aron|ar|amos|an?|ando)|aprendi(?:ó|eron|do)|(?:pre|ri)?addestrat[oaie]|addestr(?:are|ano|iamo|ando)|allenat[oaie]|imparato|(?:bij|na|voor|her)?getraind|train(?:en|t|de|den)|geleerd|(?:pré-?|re)?trein(?:ad[oa]s?|ou|aram|ar|amos|ámos|ando)|aprend(?:eu|eram|ido)`;
+const TRAIN_VERB = String.raw`(?:(?:pre|re|fine)${H}?)?(?:trained|training|trains?|tuned|learned|learnt|learns|taught)|calibrated|calibrée?s?|calibrad[oa]s?|calibrat[oaie]|kalibriert|gekalibreerd|(?:vor|nach|neu|weiter|fein)?trainier\p{L}*|angelernt|gelernt|lernte|(?:pré|ré)?-?entraîn(?:é|ée|és|ées|er|ant|ons)|affiné(?:e|s|es)?|appris|(?:pre|re)?entren(?:ad[oa]s?|ó|aron|ar|amos|an?|ando)|aprendi(?:ó|eron|do)|(?:pre|ri)?addestrat[oaie]|addestr(?:are|ano|iamo|ando)|allenat[oaie]|imparato|(?:bij|na|voor|her)?getraind|train(?:en|t|de|den)|geleerd|(?:pré-?|re)?trein(?:ad[oa]s?|ou|aram|ar|amos|ámos|ando)|aprend(?:eu|eram|ido)`;
 /**
  * Prepositions that introduce training data after the verb. ("in" and "an" are left out: "trained
  * in first aid", "trained an assistant"; so is "von", the agent of a German passive: "entwickelt
@@ -87,10 +87,20 @@ const TRAIN_PURPOSE = lexeme({
     String.raw`voor (?:de training|het trainen|de aanpassing),? (?:\p{L}+ ){0,3}?(?:gebruikten|gebruiken|hebben (?:we|wij) (?:\p{L}+ ){0,3}?gebruikt|zijn (?:\p{L}+ ){0,3}?gebruikt)`,
     String.raw`para (?:o treino|o treinamento|a adaptação),? (?:\p{L}+ ){0,3}?(?:usamos|utilizamos|foram (?:usad|utilizad)[oa]s)`,
     String.raw`(?:adapted|fine${H}tuned|customi[sz]ed|speciali[sz]ed|tuned) (?:the |our |this |its )?(?:[\p{L}-]+ )?(?:model|system|assistant) (?:\p{L}+ ){0,2}?(?:using|with|on)`,
+    // To train or develop the model, data was used: the infinitive of purpose, or the model's
+    // development ("Para entrenar ese modelo usamos …", "Für die Entwicklung des Modells wurden …
+    // verwendet", "To build the model we used …").
+    String.raw`to (?:train|build|develop|fine${H}tune) (?:the|this|our|that) (?:[\p{L}-]+ )?(?:model|system|algorithm),? (?:\p{L}+ ){0,2}?(?:used|use|drew on)|(?:for|in) (?:the )?development of (?:the|this|our) (?:[\p{L}-]+ )?model,? (?:\p{L}+ ){0,3}?(?:used|drew on)`,
+    String.raw`(?:für die|bei der|zur) entwicklung (?:des|unseres) (?:\p{L}+ )?(?:modells|systems|algorithmus) (?:[\p{L}\d.,–-]+ ){0,20}?(?:verwendet|genutzt|eingesetzt|herangezogen)|um (?:das|unser) (?:\p{L}+ )?(?:modell|system) zu trainieren,? (?:\p{L}+ ){0,3}?(?:verwendet|genutzt|nutzten|verwendeten)`,
+    String.raw`pour (?:entraîner|développer|concevoir|affiner|ajuster) (?:le|ce|notre) (?:\p{L}+ )?(?:modèle|système|algorithme),? (?:\p{L}+ ){0,3}?(?:utilisé|utilisons|avons utilisé|a utilisé|ont été utilisé\p{L}*)`,
+    String.raw`para (?:entrenar|desarrollar|ajustar) (?:el|ese|este|nuestro) (?:\p{L}+ )?(?:modelo|sistema|algoritmo),? (?:\p{L}+ ){0,2}?(?:usamos|utilizamos|empleamos|se (?:usaron|utilizaron|usó|utilizó))`,
+    String.raw`per (?:addestrare|sviluppare|adattare) (?:il|questo|il nostro) (?:\p{L}+ )?(?:modello|sistema|algoritmo),? (?:\p{L}+ ){0,2}?(?:abbiamo (?:usato|utilizzato)|usiamo|utilizziamo|sono stat[ie] (?:usat|utilizzat)[ie])`,
+    String.raw`om (?:het|dit|ons) (?:\p{L}+ )?(?:model|systeem|algoritme) te (?:trainen|ontwikkelen),? (?:\p{L}+ ){0,2}?(?:gebruikten|gebruiken|hebben (?:we|wij) (?:\p{L}+ ){0,3}?gebruikt)`,
+    String.raw`para (?:treinar|desenvolver|afinar|ajustar) (?:o|este|esse|o nosso) (?:\p{L}+ )?(?:modelo|sistema|algoritmo),? (?:\p{L}+ ){0,2}?(?:usamos|usámos|utilizamos|utilizámos|foram (?:usad|utilizad)[oa]s)`,
   ],
 });
 /** Where the object of a TRAIN_PURPOSE cue starts: past the training noun and the verbs and pronouns after it. */
-const TRAIN_PURPOSE_LEAD = /^(?:\S+ ){1,2}(?:training|trainieren|anlernen|anpassung|feinabstimmung|nachtraining|fine.tuning|l['’]entraînement|l['’]apprentissage|l['’]adaptation|l['’]affinage|entrenamiento|adaptación|ajuste|l['’]addestramento|l['’]adattamento|trainen|aanpassing|treino|treinamento|adaptação),? (?:(?:haben|hatten|wurden|werden|wir|nous|avons|a|ont|été|hemos|se|abbiamo|sono|hebben|we|wij|zijn|foram|nós) )*/u;
+const TRAIN_PURPOSE_LEAD = /^(?:\S+ ){1,2}(?:entwicklung (?:des|unseres) (?:\S+ )?(?:modells|systems|algorithmus)|training|trainieren|anlernen|anpassung|feinabstimmung|nachtraining|fine.tuning|l['’]entraînement|l['’]apprentissage|l['’]adaptation|l['’]affinage|entrenamiento|adaptación|ajuste|l['’]addestramento|l['’]adattamento|trainen|aanpassing|treino|treinamento|adaptação),? (?:(?:haben|hatten|wurden|werden|wir|nous|avons|a|ont|été|hemos|se|abbiamo|sono|hebben|we|wij|zijn|foram|nós) )*/u;
 /** The verb closing a TRAIN_PURPOSE cue whose object stands inside it. */
 const TRAIN_PURPOSE_VERB = / \S+$/u;
 
@@ -121,7 +131,7 @@ const TRAINING_NOUN = lexeme({
 /** A heading naming training: a training noun or verb ("Training and tuning", "Wissensbasis und Training", "Dati di addestramento"). */
 const TRAINING_TOPIC = lexeme({
   lower: [
-    String.raw`training|trainings?\p{L}*|trained|learned|learnt|learns?|trainier\p{L}*|gelernt|entraînement|entraîn\p{L}*|apprentissage|appris|entrenamiento|entren\p{L}*|aprendi\p{L}*|addestrament\p{L}*|addestr\p{L}*|getraind|treino|treinamento|trein\p{L}*`,
+    String.raw`afinação|afinamento|affinage|fine${H}tuning|feinabstimmung|finetuning|ajuste fino|messa a punto|bijtraining|nachtraining|training|trainings?\p{L}*|trained|learned|learnt|learns?|trainier\p{L}*|gelernt|entraînement|entraîn\p{L}*|apprentissage|appris|entrenamiento|entren\p{L}*|aprendi\p{L}*|addestrament\p{L}*|addestr\p{L}*|getraind|treino|treinamento|trein\p{L}*`,
   ],
 });
 /**
@@ -162,7 +172,7 @@ const CONTAINS = lexeme({
 /** "Adapted with", only under a training heading ("Aanvullende training: het model is aangepast met …"). */
 const ADAPT_FORWARD = lexeme({
   lower: [
-    String.raw`(?:adapted|adjusted|customi[sz]ed|specialised|specialized|angepasst|adapté\p{L}*|ajusté\p{L}*|adaptad[oa]s?|ajustad[oa]s?|(?:se )?(?:ajust|adapt|afin)(?:ó|aron)|adattat[oaie]|personalizzat[oaie]|mess[oaie] a punto|messi a punto|aangepast|verfijnd|afgestemd|(?:se )?(?:ajust|adapt)(?:ou|aram)|(?:ajust|adapt|afin)(?:amos|ámos)) (?:\p{L}+ ){0,3}?(?:with|on|using|mit|auf|avec|sur|con|en|su|met|op|com|em)`,
+    String.raw`(?:calibrated|calibrée?s?|calibrad[oa]s?|calibrat[oaie]|kalibriert|gekalibreerd|afinad[oa]s?|afinou|adapted|adjusted|customi[sz]ed|specialised|specialized|angepasst|adapté\p{L}*|ajusté\p{L}*|adaptad[oa]s?|ajustad[oa]s?|(?:se )?(?:ajust|adapt|afin)(?:ó|aron)|adattat[oaie]|personalizzat[oaie]|mess[oaie] a punto|messi a punto|aangepast|verfijnd|afgestemd|(?:se )?(?:ajust|adapt)(?:ou|aram)|(?:ajust|adapt|afin)(?:amos|ámos)) (?:\p{L}+ ){0,3}?(?:with|on|using|from|mit|auf|anhand|avec|sur|à partir d(?:e|es|u|${A})|con|en|a partir de|su|sulla base d(?:i|ei|ella)|met|op|com|em)`,
   ],
 });
 
@@ -278,15 +288,15 @@ const NOT_A_CATEGORY = new Set(
     // German
     'der die das den dem des ein eine einen einem einer eines und oder mit von aus auf anhand bei über unter rund etwa ca zirka mehr als mehrere mehreren zusätzlich tausend tausende tausenden millionen million milliarden hunderttausende hunderttausenden daten datensätze datensätzen datensatz informationen material materialien inhalte inhalten beispiele historischen historische historischer früheren frühere eigenen eigene eigener öffentlich öffentlichen öffentliche lizenzierten lizenzierte anonymisierten anonymisierte pseudonymisierten pseudonymisierte synthetischen synthetische unsere unseren unserem unserer sowie zugehörigen zugehörige jeweiligen wurde wurden worden ist sind hat haben',
     // French
-    'le la les l un une des du de d et ou sur avec à partir environ plus près millions million milliers milliards centaines données donnée informations contenus contenu exemples matériel matériaux historiques publiques publics propres nos notre leurs anonymisées anonymisés anonymisée pseudonymisées synthétiques correspondantes correspondants associés associées a été ont été',
+    'le la les l un une des du de d et ou sur avec à partir environ plus près millions million milliers milliards centaines données donnée informations contenus contenu exemples matériel matériaux historiques publiques publics propres nos notre leurs anonymisées anonymisés anonymisée anonymisé pseudonymisées synthétiques correspondantes correspondants associés associées a été ont été',
     // Spanish
-    'el la los las un una unos unas del de y o con en sobre a partir más alrededor cerca millones millón miles datos dato información contenidos ejemplos material materiales históricos históricas histórico propios propias nuestros nuestras nuestro públicos públicas anonimizados sintéticos se ha han fue fueron',
+    'el la los las un una unos unas del de y o con en sobre a partir más alrededor cerca millones millón miles datos dato información contenidos ejemplos material materiales históricos históricas histórico propios propias nuestros nuestras nuestro públicos públicas anonimizados anonimizadas anonimizada anonimizado sintéticos sintéticas se ha han fue fueron',
     // Italian
-    'il lo la i gli le un una uno dei delle degli di del della dello e o con su sui sulle da circa oltre più milioni migliaia dati informazioni contenuti esempi materiale materiali storici storiche propri proprie nostri nostre pubblici pubbliche anonimizzati sintetici è stato stata stati state',
+    'il lo la i gli le un una uno dei delle degli di del della dello e o con su sui sulle da circa oltre più milioni migliaia dati informazioni contenuti esempi materiale materiali storici storiche propri proprie nostri nostre pubblici pubbliche anonimizzati anonimizzate anonimizzata anonimizzato anonime anonimi sintetici è stato stata stati state',
     // Dutch
     'de het een en of met op van uit ruim circa ongeveer meer dan miljoen miljoenen duizenden duizend gegevens data voorbeelden materiaal materialen inhoud kregen kreeg gekregen ontvingen ontving ontvangen eerdere historische eigen onze openbare geanonimiseerde synthetische is zijn werd werden',
     // Portuguese
-    'o a os as um uma uns umas do da dos das de e ou com em sobre cerca mais milhões milhares dados informações conteúdos exemplos material materiais históricos histórico próprio própria próprios nosso nossa nossos nossas públicos anonimizados sintéticos foi foram',
+    'o a os as um uma uns umas do da dos das de e ou com em sobre cerca mais milhões milhares dados informações conteúdos exemplos material materiais históricos histórico próprio própria próprios nosso nossa nossos nossas públicos anonimizados anonimizadas anonimizada anonimizado sintéticos foi foram',
   ]
     .join(' ')
     .split(' '),
@@ -395,7 +405,9 @@ function analyse(d: Discourse): TrainingData {
       const s = sentences[i]!;
       // "Training data" / "Dados de treinamento" in the sentence itself is machine learning's own term too.
       // Under a training heading that names the system or asks about its data, every sentence is about that system ("We trained it on …").
-      const ai = isAiSentence(d, s) || trainingSection || hitsIn(s, TRAINING_NOUN).length > 0;
+      // A calibration on data ("La pondération de ces règles a été calibrée à partir de données …")
+      // is the fitting of a model, whatever the sentence names.
+      const ai = isAiSentence(d, s) || trainingSection || hitsIn(s, TRAINING_NOUN).length > 0 || CALIBRATED.test(s.lower);
       if (!ai && !namesTrainedThing(s) && !(opensOnPronoun(s) && antecedentIsSystem(d, section, i))) continue;
       const cue = statementIn(d, s, finalVerb, trainingSection && ai);
       if (cue === undefined && !trainingSection) continue;
@@ -551,6 +563,11 @@ function objectEnd(s: Sentence, start: number): number {
   return start + (end === null ? rest.length : end.index);
 }
 
+/** A figure and the words after it: "rund 180.000 bei uns abgeschlossenen Konsumkrediten". */
+const COUNTED = /\d[\d.,'’ ]*\s+((?:[\p{L}-]+ ?){1,5})/u;
+/** How far after the origin preposition the figure may start ("aus rund 180.000"). */
+const COUNTED_REACH = 12;
+
 /**
  * The category named in `[start, end)` of the sentence: the span up to its first source cue
  * ("data obtained from …" stops at "obtained"), if a content word is left once the words of
@@ -566,8 +583,22 @@ function categoryOf(s: Sentence, start: number, end: number): Hit | undefined {
   const words = text.split(/[^\p{L}\d'’-]+/u).filter((w) => w !== '');
   // Portuguese "mais de 250 mil" is "more than", not the French "but".
   if (words.length === 0 || (NOT_AN_OBJECT.test(words[0]!) && !(words[0] === 'mais' && words[1] === 'de'))) return undefined;
-  const content = words.some((w) => w.length >= 3 && !/^[\d.,'’-]+$/u.test(w) && !NOT_A_CATEGORY.has(w) && !NOT_A_CATEGORY.has(w.replace(/^(?:l|d)['’]/u, '')));
-  if (!content) return undefined;
+  const isContent = (w: string) => w.length >= 3 && !/^[\d.,'’-]+$/u.test(w) && !NOT_A_CATEGORY.has(w) && !NOT_A_CATEGORY.has(w.replace(/^(?:l|d)['’]/u, ''));
+  const content = words.some(isContent);
+  if (!content) {
+    // Generic data cut at its origin ("anonymisierte Daten aus rund 180.000 … Konsumkrediten"): the
+    // counted records after the figure are what the data consists of.
+    // Only after an origin preposition ("aus", "from", "de"), not after a supply verb: "datos facilitados
+    // por las 14 marcas" counts the suppliers, not the records.
+    const byOrigin = cut !== null && cut.index === stop && (source === undefined || source.start > stop);
+    const rest = s.lower.slice(start - s.start + stop, end - s.start);
+    const counted = COUNTED.exec(rest);
+    if (!byOrigin || counted === null || counted.index > COUNTED_REACH) return undefined;
+    const noun = counted[1]!.split(' ').find((w) => w.length >= 4 && isContent(w));
+    if (noun === undefined) return undefined;
+    const at = start + stop + counted.index + counted[0].indexOf(noun);
+    return { start: at, end: at + noun.length };
+  }
   const lead = text.length - text.trimStart().length;
   return { start: start + lead, end: start + text.trimEnd().length };
 }
@@ -672,6 +703,9 @@ function namedOrigins(d: Discourse, s: Sentence, objectFrom: number | undefined)
 
 // ---------------------------------------------------------------------------------------------
 // The control
+
+/** A calibration participle, in the seven languages. */
+const CALIBRATED = /(?<![\p{L}])(?:calibrated|calibrée?s?|calibrad[oa]s?|calibrat[oaie]|kalibriert|gekalibreerd)(?![\p{L}])/u;
 
 /** Training-data pages as URL path words of a visible link. */
 const TRAINING_HREF = /training[-_]?data|data[-_]?provenance|datasheets?[-_]for[-_]datasets|data[-_]?cards?|trainingsdaten|donnees[-_]d[-_]?entrainement|datos[-_]de[-_]entrenamiento|dati[-_]di[-_]addestramento|trainingsdata|dados[-_]de[-_]trein/;
