@@ -74,7 +74,8 @@ function findDisclosure(d: Discourse): Disclosure | undefined {
     if (terms.length === 0 || isReported(d, sentence) || rebutted(sentence, d.sentences[i + 1])) continue;
     const affirmed = (hit: Hit) => !isNegated(d, sentence, hit.start, hit.end);
     const made = scanSentence(sentence, MADE_BY_AI).find(affirmed);
-    if (made !== undefined && (!d.editorial || isLabel(sentence) || scanSentence(sentence, THIS_CONTENT).length > 0)) return { sentence, hit: made };
+    const asks = sentence.text.trimEnd().endsWith('?');
+    if (made !== undefined && !(asks && !possessed(sentence, made, lang) && !ownInside(sentence, made, lang)) && (!d.editorial || isLabel(sentence) || scanSentence(sentence, THIS_CONTENT).length > 0)) return { sentence, hit: made };
     if (SPREADSHEET.test(sentence.lower)) continue;
     const ai = terms.find(
       (hit) =>
@@ -83,6 +84,8 @@ function findDisclosure(d: Discourse): Disclosure | undefined {
         !isTopicLabel(sentence, hit) &&
         !isTopicLead(sentence, hit, lang) &&
         !isFieldClaim(sentence, hit) &&
+        // A question asks rather than discloses ("Have you been screened out by software?"), unless it names the site's own system.
+        !(asks && !possessed(sentence, hit, lang) && !ownInside(sentence, hit, lang)) &&
         !(inQuotes(sentence, hit) && !possessed(sentence, hit, lang)) &&
         (!d.editorial || possessed(sentence, hit, lang)),
     );
@@ -235,6 +238,11 @@ const THIS_CONTENT = lexeme({
 const POSSESSIVE_REACH_WORDS = 2;
 
 /** "our AI travel planner", "unser neuer KI-Assistent": the AI term right after a first-person possessive. */
+/** "our" inside the hit itself: "screened out by our software". */
+function ownInside(s: Sentence, hit: Hit, lang: string): boolean {
+  return s.lower.slice(hit.start - s.start, hit.end - s.start).split(' ').some((word) => findAll(OUR, word, word).length > 0 && !(word === 'nos' && lang !== 'fr'));
+}
+
 function possessed(s: Sentence, hit: Hit, lang: string): boolean {
   const before = s.lower.slice(0, hit.start - s.start).trimEnd().split(' ');
   // Portuguese and Spanish "nos" is "in the" or "us", not the French "our".

@@ -545,9 +545,9 @@ function containsWord(haystack: string, word: string): boolean {
 /** What may stand between a list's comma and the item: two words ("…, or automated"), or an item and its conjunction ("…, AI assistants or"). */
 const LIST_ITEM = /^ ?(?:(?:[\p{L}\d'’-]+ ){0,2}|(?:[\p{L}\d'’-]+ ){1,3}(?:or|and|nor|oder|und|ou|et|o|y|e|of|en|ni|né|nem) (?:(?:any|other|jegliche\p{L}*|sonstige\p{L}*|tout|toute|autre|cualquier|otro|otra|qualsiasi|altro|altra|enige|ander\p{L}*|qualquer|outro|outra) )?)$/u;
 
-/** A clause opening on "if" or "when", in the seven languages, or on an inverted verb that says "if" in German and Dutch ("Bent u het niet eens …"). */
+/** A subordinate clause ("if", "when", "so that", "because"), in the seven languages, or an inverted verb that says "if" in German and Dutch ("Bent u het niet eens …"): its comma ends it. */
 const CONDITIONAL =
-  /^\s*(?:(?:and|und|et|y|e|en|or|oder|ou|o|of)\s+)?(?:if|when|unless|wenn|falls|sollten|si|lorsque|quand|cuando|en caso de que|se|qualora|quando|als|indien|wanneer|caso|quando)\s|^\s*(?:bent|is|zijn|heeft|hebt|wilt|kunt|sind|ist|haben|hat|möchten|wollen|können|sollte)\s+(?:u|je|jij|sie|du|er|es|het|ihr)\s/iu;
+  /^\s*(?:(?:and|und|et|y|e|en|or|oder|ou|o|of)\s+)?(?:if|when|unless|so that|because|since|wenn|falls|sollten|damit|weil|sofern|si|lorsque|quand|afin que|pour que|parce que|puisque|cuando|en caso de que|para que|porque|ya que|se|qualora|quando|affinché|perché|poiché|als|indien|wanneer|zodat|omdat|aangezien|caso|quando|para que|porque|já que)\s|^\s*(?:bent|is|zijn|heeft|hebt|wilt|kunt|sind|ist|haben|hat|möchten|wollen|können|sollte)\s+(?:u|je|jij|sie|du|er|es|het|ihr)\s/iu;
 
 /** The clause that ends at `at` (a comma) opens on "if": the sentence's text up to it, from its last clause break. */
 function conditionalBefore(discourse: Discourse, s: Sentence, at: number): boolean {
