@@ -6,8 +6,9 @@
 // AI, or whose AI wording is hidden or negated, fails.
 //
 // An oversight statement is a sentence of the page's content (not its navigation, header or
-// footer), about the AI system or what it produced (the sentence or its section names AI, or an
-// output: a decision, result, answer, score, alert …), not negated, that says a person looks at
+// footer), about the AI system or what it produced (the sentence or its section names AI or the
+// system's own nouns, or an output: a decision, result, answer, score, alert …; or the reader
+// asks for it), not negated, that says a person looks at
 // the case or that the reader can get one to (cues in human-oversight-contact-cues.ts):
 //
 // - human oversight by name: "human review", "menschliche Prüfung", "contrôle humain";
@@ -27,9 +28,11 @@
 // statement by its name, anywhere in the same landmark (the page's content). It
 // is a mailto: or tel: link, a link named or pointing to a contact, review, appeal or complaint
 // route, a visible contact form, an email address, a phone number after a call verb, or a
-// postal address. A button with no link is not (nothing to follow in the static page), and a
-// contact elsewhere on the page (a footer "Complaints" link, a sales line) is not tied to the
-// statement: both fail, as the labels of the accuracy sets do.
+// postal address. Failing all that, a mailbox, phone link or written contact elsewhere in the
+// page's content serves the statement (the labellers of every multilingual set passed a contact
+// a few sections down), unless it is offered to the press, sales, partners or suppliers; a
+// generic "Contact" link or a form there does not. A button with no link is not a contact
+// (nothing to follow in the static page), nor is a contact in the footer or navigation only.
 import type { Element } from 'domhandler';
 import type { Control, Outcome } from '../control.ts';
 import { truncate, type Link, type Page } from '../page.ts';
