@@ -5,6 +5,7 @@
 //
 //   npm run accuracy -- --branch ai-governance             the development set
 //   npm run accuracy -- --branch ai-governance --set test  a held-out set (test, test2; see the README there)
+//   npm run accuracy -- --branch ai-governance --set all   every set, then one table: each set per language and per control
 //   … -- --branch ai-governance hiring de-                 only pages whose name contains a word
 //
 // Prints per control and overall the confusion matrix, precision and recall for fail and pass,
@@ -84,12 +85,63 @@ export function loadAiSet(set: string): { dir: string; labels: AiLabel[]; proble
 
 type Actual = Record<AiGovernanceControlId, { outcome: OutcomeStatus; evidence: string }>;
 
+/** The sets under test/fixtures/ai-governance/accuracy/, in the order they were written. */
+export function aiSetNames(): string[] {
+  const order = (name: string) => [/^dev$/, /^test$/, /^test\d+$/, /^multilingual-dev$/, /^multilingual-test\d*$/].findIndex((re) => re.test(name));
+  return fs
+    .readdirSync(SETS_DIR)
+    .filter((name) => fs.existsSync(path.join(SETS_DIR, name, 'pages')))
+    .sort((a, b) => order(a) - order(b) || a.localeCompare(b, 'en', { numeric: true }));
+}
+
+/** One line of the every-set summary. */
+interface SetSummary {
+  set: string;
+  labels: number;
+  accuracy: number | null;
+  failAnsweredPass: number | null;
+  controls: Record<string, number | null>;
+  languages: Record<string, number | null>;
+}
+
+/** Every set in turn, then one table of them all: labels right overall, per control and per language, and fail labels answered pass. */
+export async function runAllAiAccuracy(filters: readonly string[]): Promise<number> {
+  const summaries: SetSummary[] = [];
+  let status = 0;
+  for (const set of aiSetNames()) {
+    const result = await runAiSet(set, filters);
+    status = Math.max(status, result.status);
+    if (result.summary !== undefined) summaries.push(result.summary);
+  }
+  const langs = [...new Set(summaries.flatMap((s) => Object.keys(s.languages)))].sort();
+  console.log('\n=== AI-governance accuracy, every set: labels right (per control, per language) ===');
+  console.table(
+    Object.fromEntries(
+      summaries.map((s) => [
+        s.set,
+        {
+          labels: s.labels,
+          all: pct(s.accuracy).trim(),
+          ...Object.fromEntries(AI_GOVERNANCE_CONTROL_IDS.map((id) => [SHORT[id], pct(s.controls[id] ?? null).trim()])),
+          ...Object.fromEntries(langs.map((lang) => [lang, s.languages[lang] === undefined ? '' : pct(s.languages[lang]!).trim()])),
+          'fail answered pass': pct(s.failAnsweredPass).trim(),
+        },
+      ]),
+    ),
+  );
+  return status;
+}
+
 export async function runAiAccuracy(set: string, filters: readonly string[]): Promise<number> {
+  return set === 'all' ? runAllAiAccuracy(filters) : (await runAiSet(set, filters)).status;
+}
+
+async function runAiSet(set: string, filters: readonly string[]): Promise<{ status: number; summary?: SetSummary }> {
   const { dir, labels: all, problems } = loadAiSet(set);
   if (problems.length) {
     console.error(`AI-governance ${set} set: ${problems.length} problem(s):`);
     for (const p of problems) console.error(`  - ${p}`);
-    return 1;
+    return { status: 1 };
   }
   const labels = filters.length ? all.filter((l) => filters.some((f) => l.page.includes(f))) : all;
   const branch = branchAnalyses['ai-governance'];
@@ -179,7 +231,15 @@ export async function runAiAccuracy(set: string, filters: readonly string[]): Pr
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify({ generatedAt: new Date().toISOString(), set, pages: labels.length, filters, controls: scores, overall: overallScores, languages, mismatches, errors }, null, 2)}\n`);
   console.log(`\nwrote ${path.relative(ROOT, file)}`);
-  return errors.length ? 1 : 0;
+  const summary: SetSummary = {
+    set,
+    labels: labels.length * AI_GOVERNANCE_CONTROL_IDS.length,
+    accuracy: overallScores.accuracy,
+    failAnsweredPass: overallScores.failAnsweredPass,
+    controls: Object.fromEntries(AI_GOVERNANCE_CONTROL_IDS.map((id) => [id, scores[id]!.accuracy])),
+    languages: Object.fromEntries(Object.entries(languages).map(([lang, l]) => [lang, l.accuracy])),
+  };
+  return { status: errors.length ? 1 : 0, summary };
 }
 
 /** The labellers' abbreviations, for the per-language table's columns. */

@@ -5,14 +5,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadAiSet } from '../../../bench/accuracy-ai-governance.ts';
+import { aiSetNames, loadAiSet } from '../../../bench/accuracy-ai-governance.ts';
 
 const SETS_DIR = path.resolve(import.meta.dirname, '../../fixtures/ai-governance/accuracy');
 const sets = fs.readdirSync(SETS_DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 
+const MULTILINGUAL = ['multilingual-dev', 'multilingual-test', 'multilingual-test2', 'multilingual-test3', 'multilingual-test4', 'multilingual-test5', 'multilingual-test6', 'multilingual-test7', 'multilingual-test8'];
+
 test('the sets are there, the multilingual ones with 70 pages each in seven languages', () => {
-  for (const set of ['dev', 'test', 'test2', 'multilingual-dev', 'multilingual-test', 'multilingual-test2', 'multilingual-test3', 'multilingual-test4', 'multilingual-test5', 'multilingual-test6']) assert.ok(sets.includes(set), set);
-  for (const set of ['multilingual-dev', 'multilingual-test', 'multilingual-test2', 'multilingual-test3', 'multilingual-test4', 'multilingual-test5', 'multilingual-test6']) {
+  for (const set of ['dev', 'test', 'test2', ...MULTILINGUAL]) assert.ok(sets.includes(set), set);
+  for (const set of MULTILINGUAL) {
     const { labels } = loadAiSet(set);
     const perLanguage = Object.groupBy(labels, (l) => l.lang);
     assert.deepEqual(Object.keys(perLanguage).sort(), ['de', 'en', 'es', 'fr', 'it', 'nl', 'pt'], set);
@@ -27,3 +29,7 @@ for (const set of sets) {
     assert.ok(labels.length > 0);
   });
 }
+
+test('--set all runs every set in the order they were written', () => {
+  assert.deepEqual(aiSetNames(), ['dev', 'test', 'test2', ...MULTILINGUAL]);
+});
