@@ -564,7 +564,7 @@ function objectEnd(s: Sentence, start: number): number {
 }
 
 /** A figure and the words after it: "rund 180.000 bei uns abgeschlossenen Konsumkrediten". */
-const COUNTED = /\d[\d.,'’ ]*\s+((?:[\p{L}-]+ ?){1,5})/u;
+const COUNTED = /\d[\d.,'’]*(?: \d[\d.,'’]*)*\s+([\p{L}-]+(?: [\p{L}-]+){0,4})/u;
 /** How far after the origin preposition the figure may start ("aus rund 180.000"). */
 const COUNTED_REACH = 12;
 
