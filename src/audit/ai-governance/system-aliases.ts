@@ -8,8 +8,10 @@
 // training statements in exactly such sentences: they named the system by a noun, not by an AI
 // word, under a heading that named neither ("Volete il parere di un istruttore?").
 //
-// Only a page with a disclosure of its own learns aliases, and only from sentences that name AI
-// affirmatively in the site's own voice; a sentence then refers to the system when it puts a
+// Only a page with a disclosure of its own learns aliases: from the disclosure and, on a page that
+// is not editorial, from the other sentences of its content that name AI affirmatively; the
+// generic system, model and algorithm nouns of the page's language are aliases too. A sentence
+// then refers to the system when it puts a
 // determiner before an alias ("the coach", "unser Größenberater", "o sistema"), not when the
 // alias is qualified by another noun ("el sistema de reservas").
 import type { Discourse, Sentence } from './discourse.ts';
@@ -18,13 +20,13 @@ import { AI_TERMS, DETERMINER as DET } from './lexicon.ts';
 
 /** Nouns that name a system of any kind: taken as an alias when they head or stand next to an AI term ("ein KI-System", "un modello di intelligenza artificiale", "an AI tool"). */
 const SYSTEM_NOUN =
-  /(?<![\p{L}\d])(system|model|tool|assistant|chatbot|bot|software|program|programme|algorithm|engine|app|application|feature|agent|copilot|system|modell|werkzeug|assistent(?:in)?|programm|algorithmus|anwendung|système|modèle|outil|logiciel|algorithme|moteur|sistema|modelo|herramienta|asistente|programa|algoritmo|motor|aplicación|modello|strumento|assistente|programma|motore|applicazione|systeem|algoritme|applicatie|ferramenta|aplicação|aplicativo)(?![\p{L}\d])/gu;
+  /(?<![\p{L}\d])(system|model|tool|assistant|chatbot|bot|software|program|programme|algorithm|engine|app|application|feature|agent|copilot|modell|werkzeug|assistent(?:in)?|programm|algorithmus|anwendung|système|modèle|outil|logiciel|algorithme|moteur|sistema|modelo|herramienta|asistente|programa|algoritmo|motor|aplicación|modello|strumento|assistente|programma|motore|applicazione|systeem|algoritme|applicatie|ferramenta|aplicação|aplicativo)(?![\p{L}\d])/gu;
 
 /** Words that never stand for the system: the site, the organisation, people, data. */
 const NOT_AN_ALIAS =
-  /^(?:site|website|page|web|webseite|seite|sitio|sito|página|pagina|company|firm|business|unternehmen|firma|entreprise|société|empresa|azienda|società|bedrijf|organisatie|team|équipe|equipo|squadra|equipa|equipe|staff|data|daten|données|datos|dati|gegevens|dados|information|informationen|information|información|informazioni|informatie|informação|service|dienst|servizio|servicio|serviço|customer|kunde|client|cliente|klant|user|nutzer|utilisateur|usuario|utente|gebruiker|utilizador|usuário|city|stadt|ville|ciudad|città|stad|cidade|bank|banque|banco|banca|year|jahr|année|año|anno|jaar|ano|result|ergebnis|résultat|resultado|risultato|resultaat|process|prozess|processus|proceso|processo|proces)$/u;
+  /^(?:site|website|page|web|webseite|seite|sitio|sito|página|pagina|company|firm|business|unternehmen|firma|entreprise|société|empresa|azienda|società|bedrijf|organisatie|team|équipe|equipo|squadra|equipa|equipe|staff|data|daten|données|datos|dati|gegevens|dados|information|informationen|información|informazioni|informatie|informação|service|dienst|servizio|servicio|serviço|customer|kunde|client|cliente|klant|user|nutzer|utilisateur|usuario|utente|gebruiker|utilizador|usuário|city|stadt|ville|ciudad|città|stad|cidade|bank|banque|banco|banca|year|jahr|année|año|anno|jaar|ano|result|ergebnis|résultat|resultado|risultato|resultaat|process|prozess|processus|proceso|processo|proces)$/u;
 
-const COPULA = String.raw`is|are|was|ist|sind|war|est|sont|était|es|son|fue|era|è|sono|era|é|são|foi|zijn|was|heißt|heet|se llama|si chiama|s['’]appelle|chama-se`;
+const COPULA = String.raw`is|are|was|ist|sind|war|est|sont|était|es|son|fue|era|è|sono|é|são|foi|zijn|heißt|heet|se llama|si chiama|s['’]appelle|chama-se`;
 
 /** "<det> noun [noun…] <copula>" at the start of a sentence: the subject the AI term in the predicate describes. */
 const SUBJECT_BEFORE_COPULA = new RegExp(String.raw`^(?:${DET}) ((?:[\p{L}-]+ ){0,2}?[\p{L}-]+) (?:${COPULA})(?![\p{L}])`, 'u');
