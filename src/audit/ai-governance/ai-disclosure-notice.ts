@@ -66,7 +66,7 @@ export function disclosureOf(d: Discourse): Disclosure | undefined {
  *   Angaben des Herstellers") reports rather than discloses.
  */
 function findDisclosure(d: Discourse): Disclosure | undefined {
-  const lang = d.corpus.page.lang?.slice(0, 2).toLowerCase() ?? '';
+  const lang = d.lang;
   for (let i = 0; i < d.sentences.length; i++) {
     const sentence = d.sentences[i]!;
     // Every disclosure names AI, so sentences without an AI term are skipped before the costlier cues.
@@ -238,15 +238,19 @@ const THIS_CONTENT = lexeme({
 const POSSESSIVE_REACH_WORDS = 2;
 
 /** "our AI travel planner", "unser neuer KI-Assistent": the AI term right after a first-person possessive. */
-/** "our" inside the hit itself: "screened out by our software". */
-function ownInside(s: Sentence, hit: Hit, lang: string): boolean {
-  return s.lower.slice(hit.start - s.start, hit.end - s.start).split(' ').some((word) => findAll(OUR, word, word).length > 0 && !(word === 'nos' && lang !== 'fr'));
-}
-
 function possessed(s: Sentence, hit: Hit, lang: string): boolean {
   const before = s.lower.slice(0, hit.start - s.start).trimEnd().split(' ');
-  // Portuguese and Spanish "nos" is "in the" or "us", not the French "our".
-  return before.slice(-1 - POSSESSIVE_REACH_WORDS).some((word) => findAll(OUR, word, word).length > 0 && !(word === 'nos' && lang !== 'fr'));
+  return before.slice(-1 - POSSESSIVE_REACH_WORDS).some((word) => isOur(word, lang));
+}
+
+/** "our" inside the hit itself: "screened out by our software". */
+function ownInside(s: Sentence, hit: Hit, lang: string): boolean {
+  return s.lower.slice(hit.start - s.start, hit.end - s.start).split(' ').some((word) => isOur(word, lang));
+}
+
+/** A first-person possessive; Portuguese and Spanish "nos" is "in the" or "us", not the French "our". */
+function isOur(word: string, lang: string): boolean {
+  return findAll(OUR, word, word).length > 0 && !(word === 'nos' && lang !== 'fr');
 }
 
 export const DISCLOSURE_EXAMPLES = [

@@ -96,6 +96,8 @@ export interface Discourse {
    * about that system, as on a page whose title names AI. Set by `ownSystemOf`.
    */
   documentsSystem: boolean;
+  /** The page's language, two lower-case letters (`<html lang>`), or '' when unknown. */
+  lang: string;
   /** Common nouns the page uses for its own disclosed system ("the coach", "das System"); set by `ownSystemOf` (system-aliases.ts). */
   systemAliases: readonly string[];
 }
@@ -342,7 +344,7 @@ function build(corpus: Corpus): Discourse {
 
   const systemNames = findSystemNames(sentences);
   const editorial = isEditorial(page);
-  const discourse: Discourse = { corpus, sentences, sections, systemNames, pageAboutAi: false, editorial, negation: negationFor(page.lang), documentsSystem: false, systemAliases: [] };
+  const discourse: Discourse = { corpus, sentences, sections, systemNames, pageAboutAi: false, editorial, negation: negationFor(page.lang), documentsSystem: false, lang: page.lang?.slice(0, 2).toLowerCase() ?? '', systemAliases: [] };
   // On a page that names AI, a record's model or system field names the system too ("Model |
   // CreditLens 4.1" › "CreditLens was trained on …"). Records are read only then: most pages name no AI.
   if (sentences.some((s) => hitsIn(s, AI_TERMS).length > 0)) {
@@ -531,7 +533,7 @@ export function linkSentence(d: Discourse, link: Link): Sentence | undefined {
   return d.sentences.find((s) => s.blockIndex === link.blockIndex && s.start <= offset && s.end >= offset) ?? d.sentences.find((s) => s.blockIndex === link.blockIndex);
 }
 
-function containsWord(haystack: string, word: string): boolean {
+export function containsWord(haystack: string, word: string): boolean {
   let at = haystack.indexOf(word);
   while (at >= 0) {
     const before = haystack[at - 1];
@@ -587,9 +589,8 @@ export function isNegated(discourse: Discourse, s: Sentence, start: number, end:
   // "whether" opens a clause that a comma closes: "Ob Ihre Steuererklärung automatisch veranlagt
   // wird, entscheidet eine Software" asserts what follows the comma.
   const cue = cueOffset - clauseStart;
-  const lang = discourse.corpus.page.lang?.slice(0, 2).toLowerCase() ?? '';
   // "si" asks only in Spanish and French; in Italian it is the reflexive ("Il sistema si basa su …").
-  const asks = (hit: { start: number; end: number }) => window.slice(hit.start, hit.end) !== 'si' || !SI_IS_REFLEXIVE.has(lang);
+  const asks = (hit: { start: number; end: number }) => window.slice(hit.start, hit.end) !== 'si' || !SI_IS_REFLEXIVE.has(discourse.lang);
   if (findAll(UNASSERTED, window, window).some((hit) => asks(hit) && !window.slice(hit.end, cue).includes(','))) return true;
   const negations = findAll(discourse.negation, window, window).length - findAll(NOT_A_NEGATION, window, window).length;
   const without = findAll(WITHOUT, window, window).length > 0;

@@ -217,7 +217,7 @@ const AGENT_NOUN =
   /(?<![\p{L}])(?:un|une|una|uno|um|uma|le|la|el|il|lo|o|a|l['’]|del|della|dal|dalla|par|por|pelo|pela|da|nostro|nostra|notre|nuestro|nuestra|nosso|nossa|votre|vostro|vostra|su|sua|seu) (\p{L}{3,}(?:eur|euse|rice|ienne|ien|iste|ier|ière|ador|adora|edor|edora|idor|idora|ore|ora|ero|era|ista|eiro|eira|ante|ente|ólogo|óloga|ologo|ologa))(?![\p{L}])/gu;
 /** Agent nouns that name a machine, a place or a thing, not a person. */
 const MACHINE_AGENT =
-  /^(?:moteur|ordinateur|serveur|capteur|lecteur|détecteur|générateur|calculateur|correcteur|traducteur|processeur|classificateur|navigateur|compteur|ascenseur|secteur|intérieur|extérieur|supérieur|inférieur|antérieur|postérieur|meilleur|erreur|valeur|couleur|chaleur|hauteur|longueur|largeur|honneur|bonheur|malheur|labeur|faveur|vigueur|rigueur|moteur|motor|servidor|procesador|processador|generador|gerador|clasificador|classificador|detector|detetor|traductor|tradutor|computador|ordenador|navegador|contador|indicador|marcador|buscador|motore|sensore|generatore|classificatore|rilevatore|traduttore|processore|calcolatore|server|sensor|algoritm\p{L}*|sistema|modelo|modello|colore|valore|errore|errore|settore|interno|esterno|favore|amore|cuore|fiore|ore|ora|era|carrera|frontera|primavera|madera|tiempo|bandera|manera|primera|primero|tercera|tercero|entera|entero|dinero|número|numero|cartera|caldera|ventana|pantalla|rivista|lista|pista|vista|revista|entrevista|conquista|cliente|clientes|cliente|utente|paciente|paziente|residente|docente|estudiante|studente|agente|asistente|assistente|ambiente|corriente|corrente|presidente|precedente|siguiente|seguente|siguiente|siguiente|continente|componente|expediente|accidente|incidente|fuente|puente|mente|gente|frente|diente|parte|arte|carte|porte|sorte|noche|semaine|ciencia|médica|política|pública|pubblica|pública|técnica|tecnica|practica|pratica|prática|clínica|clinica|música|musica|lógica|logica|fábrica|fabbrica|gráfica|grafica|crítica|critica|economía|industria|dica|única|unica|unico|único|ético|etico|politico|pubblico|público|publico|tecnico|técnico|medico|médico)$/u;
+  /^(?:moteur|ordinateur|serveur|capteur|lecteur|détecteur|générateur|calculateur|correcteur|traducteur|processeur|classificateur|navigateur|compteur|ascenseur|secteur|intérieur|extérieur|supérieur|inférieur|antérieur|postérieur|meilleur|valeur|couleur|chaleur|hauteur|longueur|largeur|honneur|bonheur|malheur|labeur|faveur|vigueur|rigueur|motor|servidor|procesador|processador|generador|gerador|clasificador|classificador|detector|detetor|traductor|tradutor|computador|ordenador|navegador|contador|indicador|marcador|buscador|motore|sensore|generatore|classificatore|rilevatore|traduttore|processore|calcolatore|colore|valore|errore|settore|favore|amore|cuore|fiore|carrera|frontera|primavera|madera|bandera|manera|primera|primero|tercera|tercero|entera|entero|dinero|cartera|caldera|rivista|lista|pista|revista|entrevista|conquista|cliente|utente|paciente|paziente|residente|docente|estudiante|studente|agente|asistente|assistente|ambiente|corriente|corrente|presidente|precedente|siguiente|seguente|continente|componente|expediente|accidente|incidente|fuente|puente|gente|mente|frente|diente|número|numero)$/u;
 
 /** A qualifier that makes the "person" a machine: "assistente virtual", "agent virtuel", "digitaler Assistent" is no person. */
 const VIRTUAL = /^ (?:virtu\p{L}*|digital\p{L}*|automátic\p{L}*|automatic\p{L}*|(?:de |di |d['’])?(?:ia|ai|ki))(?![\p{L}])/u;
@@ -361,14 +361,15 @@ function textContactOf(d: Discourse, s: Sentence): Contact | undefined {
  * `<address>` element.
  */
 function textContact(d: Discourse, s: Sentence): Contact | undefined {
+  const contact = (kind: Contact['kind'], label: string): Contact => ({ kind, label, section: s.section, forOthers: offeredToOthers(s.lower, s.section) });
   const email = emailIn(s.text);
-  if (email !== undefined) return { kind: 'email address', label: email, section: s.section, forOthers: offeredToOthers(s.lower, s.section) };
+  if (email !== undefined) return contact('email address', email);
   const phone = firstIn(s, CALL_NUMBER);
-  if (phone !== undefined) return { kind: 'phone number', label: s.text.slice(phone.start, phone.end), section: s.section, forOthers: offeredToOthers(s.lower, s.section) };
+  if (phone !== undefined) return contact('phone number', s.text.slice(phone.start, phone.end));
   const box = firstIn(s, POSTAL);
-  if (box !== undefined) return { kind: 'postal address', label: s.text.slice(box.start, box.end), section: s.section, forOthers: offeredToOthers(s.lower, s.section) };
+  if (box !== undefined) return contact('postal address', s.text.slice(box.start, box.end));
   const code = POSTCODE.exec(s.text);
-  if (code !== null && (firstIn(s, WRITE_TO) !== undefined || introducedByWriteTo(s) || inAddressElement(d, s))) return { kind: 'postal address', label: code[0], section: s.section, forOthers: offeredToOthers(s.lower, s.section) };
+  if (code !== null && (firstIn(s, WRITE_TO) !== undefined || introducedByWriteTo(s) || inAddressElement(d, s))) return contact('postal address', code[0]);
   return undefined;
 }
 

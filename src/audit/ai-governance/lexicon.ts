@@ -112,8 +112,10 @@ export const AI_TERMS = lexeme({
     // Software that decides by itself, or a case decided automatically by software: "our software
     // assesses it automatically", "leest onze software … en beoordeelt automatisch", "examinée
     // automatiquement par un logiciel", "valutato in automatico da un software", "È il software a
-    // stabilire", "the software decides whether".
-    String.raw`(?:software|logiciel|programma|programa|programm|system|systeem|sistema|système) (?:\p{L}{1,40} ){0,4}?${DECIDES_STRICT} (?:\p{L}{1,40} ){0,3}?(?:automatically|automatisch|automatiquement|automáticamente|automaticamente|in automatico)`,
+    // stabilire", "the software decides whether"; software that checks, reads, compares or decides
+    // automatically a few words on ("Software leest het kenteken … en controleert automatisch",
+    // "Een computerprogramma leest … en bepaalt automatisch").
+    String.raw`(?:software|logiciel|programma|programa|programm|computerprogramm\p{L}*|computerprogramma|system|systeem|sistema|système) (?:\p{L}{1,40} ){0,8}?(?:${DECIDES_STRICT}|checks|prüft|vérifie|comprueba|verifica|controlla|controleert|confere|reads|liest|lit|lee|legge|leest|lê|compares|vergleicht|compare|compara|confronta|vergelijkt|bepaalt|bestimmt|détermine|determina) (?:\p{L}{1,40} ){0,6}?(?:automatically|automatisch|automatiquement|automáticamente|automaticamente|in automatico)`,
     String.raw`(?:automatically|automatisch|automatiquement|automáticamente|automaticamente|in automatico|de forma automática|de forma automatizada) (?:\p{L}{1,40} ){0,2}?(?:by|durch|von|par|por|da|door|pelo|pela) (?:an? |the |our |un |une |una |uma |um |een |einer |einem |unserer |unserem |le |il |lo |o |de |het |onze |notre |nuestro |nostro |nosso )?(?:\p{L}{1,40} ){0,2}?(?:software|logiciel|programa|programm\p{L}*|programma|computer|system|sistema|système|systeem|model|modell|modèle|modelo|modello)(?![\p{L}])`,
     // Decided or examined by an automatic system: "esaminate in prima battuta da un sistema automatico" (not "innaffiate da un sistema automatico").
     String.raw`(?:${DECIDES_STRICT}|esaminat\p{L}*|examined|examinée?s?|examinad[oa]s?|geprüft|verificat\p{L}*|vérifiée?s?|checked|controlad[oa]s?|analisad[oa]s?|beoordeeld) (?:\p{L}{1,40} ){0,4}?(?:by|durch|von|par|por|da|door|pelo|pela) (?:an? |un |une |una |uno |um |uma |een |einem |einen |le |il |el |o |de |het )?(?:(?:automatic|automatisch\p{L}*|automatique|automático|automática|automatico|automatica) (?:system|systeem|système|sistema)|(?:sistema|système|systeem|system) (?:automático|automatico|automatique|automatisch))`,
@@ -136,10 +138,8 @@ export const AI_TERMS = lexeme({
     String.raw`(?:c${A}est|es|è|é|it is|it's) (?:un |une |una |uno |um |uma |a |the |le |la |el |il |o )?(?:logiciel|programme|programa|programma|software|algorithme|algoritmo|algorithm|système informatique|sistema informático|sistema informatico) (?:qui|que|che|that|which) (?:\p{L}+ ){0,2}?(?:${DECIDES}|corrig\p{L}*|correct\p{L}*|correg\p{L}*|corregg\p{L}*|grades?|marks?|not(?:e|a)s?)`,
     // A case decided automatically, the verb first: "La respuesta se decide de forma automática",
     // "La domanda viene valutata in modo automatico", "a decisão é tomada de forma automatizada",
-    // "wordt automatisch beoordeeld"; and software checking automatically ("Software leest het
-    // kenteken … en controleert automatisch").
+    // "wordt automatisch beoordeeld".
     String.raw`${DECIDES_STRICT} (?:\p{L}{1,40} ){0,2}?(?:de forma|de manera|en forma|de modo|in modo|de manière|de façon) (?:\p{L}+ )?(?:automática|automatizada|automatico|automatizzato|automatique|automatisée)`,
-    String.raw`(?:software|logiciel|programa informático|programma informatico|computerprogramm\p{L}*|computerprogramma) (?:\p{L}{1,40} ){0,8}?(?:checks|prüft|vérifie|comprueba|verifica|controlla|controleert|confere|reads|liest|lit|lee|legge|leest|lê|compares|vergleicht|compare|compara|confronta|vergelijkt|bepaalt|bestimmt|détermine|determina) (?:\p{L}{1,40} ){0,6}?(?:automatically|automatisch|automatiquement|automáticamente|automaticamente|in automatico)`,
     // A predictive model by name: "voorspelmodel", "Prognosemodell", "modèle prédictif", "modelo predictivo".
     String.raw`predictive models?|prediction models?|forecasting models?|voorspel(?:lings)?model\p{L}*|prognosemodell\p{L}*|vorhersagemodell\p{L}*|modèles? prédicti(?:f|fs)|modelos? predictivos?|modell[oi] predittiv[oi]|modelos? preditivos?`,
     // Checked by software, in the passive: "wird vor der Veröffentlichung von einer Software geprüft",
@@ -336,3 +336,7 @@ export const OUR = lexeme({ lower: [String.raw`our|unser\p{L}*|notre|nos|nuestr\
 /** Determiners, demonstratives and possessives before a noun, in the seven languages (lower-case). */
 export const DETERMINER =
   String.raw`the|this|that|our|its|der|die|das|den|dem|des|dieser|diese|dieses|diesen|diesem|unser|unsere|unseren|unserem|unserer|unseres|le|la|l['’]|ce|cet|cette|notre|el|este|esta|ese|esa|nuestro|nuestra|del|al|il|lo|questo|questa|nostro|nostra|dello|della|dal|dalla|nel|nella|dell['’]|de|het|deze|dit|onze|o|a|nosso|nossa|do|da|no|na|pelo|pela|ao`;
+
+/** Nouns that name an automated system, in the seven languages (lower-case): "the model", "das System", "el asistente". */
+export const SYSTEM_NOUNS =
+  String.raw`tool|system|model|assistant|engine|software|bot|chatbot|algorithm|programme|program|werkzeug|modell|assistent\p{L}*|algorithmus|programm|outil|système|modèle|moteur|logiciel|algorithme|herramienta|sistema|modelo|asistente|motor|algoritmo|programa|strumento|modello|assistente|programma|systeem|algoritme|ferramenta`;

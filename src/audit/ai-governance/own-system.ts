@@ -28,7 +28,7 @@
 // about that system, as on a page whose title names AI (`Discourse.documentsSystem`).
 import type { Link } from '../page.ts';
 import { disclosureOf, isReported, type Disclosure } from './ai-disclosure-notice.ts';
-import { linkSentence, type Discourse } from './discourse.ts';
+import { containsWord, linkSentence, type Discourse } from './discourse.ts';
 import type { Hit, Target } from './evidence.ts';
 import { systemDocumentLink } from './model-card-or-system-description.ts';
 import { systemArtifactLink } from './model-governance-artifacts.ts';
@@ -63,7 +63,7 @@ function learnSystemAliases(d: Discourse, disclosure: Disclosure): void {
   if (d.pageAboutAi || d.systemAliases.length === 0) return;
   const title = d.corpus.segments[0]?.where === 'the title' ? d.corpus.lower.slice(d.corpus.segments[0].start, d.corpus.segments[0].end) : '';
   const h1 = d.sections.find((s) => s.level === 1)?.heading?.lower ?? '';
-  d.pageAboutAi = d.systemAliases.some((alias) => [title, h1].some((text) => new RegExp(String.raw`(?<![\p{L}\d])${alias}(?![\p{L}\d])`, 'u').test(text)));
+  d.pageAboutAi = d.systemAliases.some((alias) => containsWord(title, alias) || containsWord(h1, alias));
 }
 
 function find(d: Discourse): OwnSystem | undefined {

@@ -16,11 +16,13 @@
 // alias is qualified by another noun ("el sistema de reservas").
 import type { Discourse, Sentence } from './discourse.ts';
 import { hitsIn, isNegated } from './discourse.ts';
-import { AI_TERMS, DETERMINER as DET } from './lexicon.ts';
+import { AI_TERMS, DETERMINER as DET, SYSTEM_NOUNS } from './lexicon.ts';
 
 /** Nouns that name a system of any kind: taken as an alias when they head or stand next to an AI term ("ein KI-System", "un modello di intelligenza artificiale", "an AI tool"). */
-const SYSTEM_NOUN =
-  /(?<![\p{L}\d])(system|model|tool|assistant|chatbot|bot|software|program|programme|algorithm|engine|app|application|feature|agent|copilot|modell|werkzeug|assistent(?:in)?|programm|algorithmus|anwendung|système|modèle|outil|logiciel|algorithme|moteur|sistema|modelo|herramienta|asistente|programa|algoritmo|motor|aplicación|modello|strumento|assistente|programma|motore|applicazione|systeem|algoritme|applicatie|ferramenta|aplicação|aplicativo)(?![\p{L}\d])/gu;
+const SYSTEM_NOUN = new RegExp(
+  String.raw`(?<![\p{L}\d])(${SYSTEM_NOUNS}|app|application|feature|copilot|anwendung|aplicación|applicazione|applicatie|aplicação|aplicativo)(?![\p{L}\d])`,
+  'gu',
+);
 
 /** Words that never stand for the system: the site, the organisation, people, data. */
 const NOT_AN_ALIAS =
@@ -45,7 +47,7 @@ const MAX_ALIASES = 6;
 /** Aliases learned from the page's affirmed AI sentences in its main content (the site's own disclosure included). */
 export function learnAliases(d: Discourse, disclosure: Sentence): string[] {
   const aliases = new Set<string>();
-  const lang = d.corpus.page.lang?.slice(0, 2).toLowerCase() ?? '';
+  const lang = d.lang;
   const add = (word: string | undefined) => {
     if (word === undefined || aliases.size >= MAX_ALIASES) return;
     const w = word.toLowerCase();

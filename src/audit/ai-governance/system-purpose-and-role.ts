@@ -29,7 +29,7 @@ import { ownSystemOf } from './own-system.ts';
 import { discourseOf, hitsIn, isAiSection, isNegated, mentionsAi, refersByAlias, scanSentence, type Discourse, type Section, type Sentence } from './discourse.ts';
 import { corpusOf, linked, notFound, quoted, scriptRendered, type Corpus, type Hit, type Target } from './evidence.ts';
 import type { AiGovernanceControlId } from './ids.ts';
-import { A, AI_TERMS, H, REPORTING, findAll, lexeme, type Lexeme } from './lexicon.ts';
+import { A, AI_TERMS, H, REPORTING, SYSTEM_NOUNS, findAll, lexeme, type Lexeme } from './lexicon.ts';
 
 /** Not after a hyphen: "KI-unterstützt" and "AI-assisted" are labels, not verbs. */
 const NH = '(?<![-\u2010\u2011])';
@@ -385,7 +385,7 @@ function hasAiSubject(d: Discourse, s: Sentence, verb: Hit, tier: Tier): boolean
  */
 const SYSTEM_AS_SUBJECT = lexeme({
   lower: [
-    String.raw`(?:(?:the|this|our|der|die|das|dieses|dieser|unser\p{L}*|ein|eine|le|la|ce|cet|cette|notre|un|une|el|este|esta|nuestr[oa]|un|una|il|lo|questo|questa|nostr[oa]|uno|de|deze|dit|onze|een|het|o|a|noss[oa]|um|uma) (?:[\p{L}-]+ )?|l${A})(?:tool|system|model|assistant|engine|software|bot|chatbot|algorithm|programme|program|werkzeug|modell|assistent\p{L}*|algorithmus|programm|outil|système|modèle|moteur|logiciel|algorithme|herramienta|sistema|modelo|asistente|motor|algoritmo|programa|strumento|modello|assistente|programma|systeem|algoritme|ferramenta)`,
+    String.raw`(?:(?:the|this|our|der|die|das|dieses|dieser|unser\p{L}*|ein|eine|le|la|ce|cet|cette|notre|un|une|el|este|esta|nuestr[oa]|un|una|il|lo|questo|questa|nostr[oa]|uno|de|deze|dit|onze|een|het|o|a|noss[oa]|um|uma) (?:[\p{L}-]+ )?|l${A})(?:${SYSTEM_NOUNS})`,
   ],
 });
 
@@ -431,7 +431,7 @@ const NOT_A_VERB_OPENING =
   /^(?:se|si|come|como|quando|cuando|dove|donde|onde|perché|porque|mentre|mientras|anche|ogni|cada|alla|alle|nella|nelle|della|delle|dalla|dalle|sulla|sulle|questa|queste|quella|quelle|esta|este|essa|esse|aquela|aquele|toda|todas|tutte|ecco|ora|ahora|agora|entre|sobre|desde|durante|mediante|contra|hasta|sempre|siempre|pure|ancora|dopo|prima|oggi|hoy|hoje|nessuna|ninguna|nenhuma|alcune|algunas|algumas|molte|muchas|muitas|poche|pocas|poucas|alguna|alguma|qualche|una|uma|uno|la|le|lo|de|da|di|que|che|qualquer|cualquier|qualsiasi|dentro|fuera|fora|fuori|bene|bien|bem|mais|più|muy|molto|muito|tanto|cosa|quale|cual|qual|chi|quien|quem|lei|ele|ela|ella|elle|estes|tra|fra|para|pela|pelo|nela|nele|desta|deste|dessa|desse|nessa|nesse|numa|ante|tras|tanto|solo|sólo|apenas|infine|inoltre|quindi|dunque|entonces|então|depois|después|luego|ahí|aqui|aquí|qui|lì|la|alla|sulla|pela|nella|grazie|gracias|obrigado|segue|sigue|siga|veja|vea|guarda|consulte|consulta|scopri|descubre|descubra|scarica|descarga|baixe|leia|lea|leggi|visite|visita|escribe|scrivi|escreva|chiama|llama|ligue|contatta|contacta|contacte|prenota|reserva|agende|compila|rellena|preencha|clicca|pulsa|clique|premi|selecciona|seleziona|selecione|inserisci|introduce|insira|accedi|accede|acesse|entra|entre|completa|usa|utiliza|utilizza|prova|prueba|experimente|ricorda|recuerda|lembre)$/u;
 
 /** Modal verbs (third person) that a system's action follows as an infinitive. */
-const MODAL = /^(?:can|will|may|could|kann|wird|soll|peut|pourra|va|puede|podrá|va a|può|potrà|kan|zal|pode|poderá|vai)$/u;
+const MODAL = /^(?:can|will|may|could|kann|wird|soll|peut|pourra|va|puede|podrá|può|potrà|kan|zal|pode|poderá|vai)$/u;
 /** The infinitive after a modal, per language: next word in the Romance languages and English, the clause's last word in German and Dutch. */
 const INFINITIVE: Readonly<Record<string, RegExp>> = {
   en: /^ (?:also |then |automatically |quickly )?([a-z]{3,})(?![\p{L}])/u,
@@ -448,7 +448,7 @@ const VERB_AFTER_WORDS = 2;
 
 /** The finite verb right after the system named as subject, or undefined. */
 function systemThenVerb(d: Discourse, s: Sentence): Hit | undefined {
-  const lang = d.corpus.page.lang?.slice(0, 2).toLowerCase() ?? '';
+  const lang = d.lang;
   const finite = FINITE[lang];
   if (finite === undefined) return undefined;
   const subjects = [...hitsIn(s, SYSTEM_AS_SUBJECT), ...hitsIn(s, AI_TERMS), ...aliasSubjects(d, s)];
