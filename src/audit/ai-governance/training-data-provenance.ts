@@ -53,10 +53,15 @@ const FINAL_PREP = lexeme({ lower: [String.raw`mit|auf|anhand|met|op|aan de hand
 const FINAL_VERB_LANGS = /^(?:de|nl)/;
 
 /**
- * What may stand between a training verb and its preposition: up to three words, a purpose and a
- * year ("trained the current model in 2024 on", "fine-tuned the model for this task on").
+ * Who did the training, in a passive: "afinado pela Divisão de Sistemas de Informação com …",
+ * "trained by our data team on …" (up to seven words; the data preposition must still follow).
  */
-const TRAIN_GAP = String.raw`(?:[\p{L}'’-]+ ){0,3}?(?:for (?:this|the|that|our|its) (?:\p{L}+ )?(?:task|purpose|job|use|role)s? )?(?:(?:in|im|en|nel|em) (?:\d{4}|\p{L}+ \d{4}) )?`;
+const AGENT = String.raw`(?:(?:by|von|durch|par|por|pel[oa]s?|dal|dalla|dall${A}|dai|door) (?:[\p{L}'’-]+ ){1,7}?)?`;
+/**
+ * What may stand between a training verb and its preposition: its agent, up to three words, a
+ * purpose and a year ("trained the current model in 2024 on", "fine-tuned the model for this task on").
+ */
+const TRAIN_GAP = String.raw`${AGENT}(?:[\p{L}'’-]+ ){0,3}?(?:for (?:this|the|that|our|its) (?:\p{L}+ )?(?:task|purpose|job|use|role)s? )?(?:(?:in|im|en|nel|em) (?:\d{4}|\p{L}+ \d{4}) )?`;
 const TRAIN_FORWARD = lexeme({ lower: [String.raw`(?:${TRAIN_VERB}) ${TRAIN_GAP}(?:${DATA_PREP})`] });
 const TRAIN_VERB_ONLY = lexeme({ lower: [TRAIN_VERB] });
 /** "X are used to train the model": the data is the clause before the cue. */
@@ -172,12 +177,12 @@ const CONTAINS = lexeme({
 /** "Adapted with", only under a training heading ("Aanvullende training: het model is aangepast met …"). */
 const ADAPT_FORWARD = lexeme({
   lower: [
-    String.raw`(?:calibrated|calibrée?s?|calibrad[oa]s?|calibrat[oaie]|kalibriert|gekalibreerd|afinad[oa]s?|afinou|adapted|adjusted|customi[sz]ed|specialised|specialized|angepasst|adapté\p{L}*|ajusté\p{L}*|adaptad[oa]s?|ajustad[oa]s?|(?:se )?(?:ajust|adapt|afin)(?:ó|aron)|adattat[oaie]|personalizzat[oaie]|mess[oaie] a punto|messi a punto|aangepast|verfijnd|afgestemd|(?:se )?(?:ajust|adapt)(?:ou|aram)|(?:ajust|adapt|afin)(?:amos|ámos)) (?:\p{L}+ ){0,3}?(?:with|on|using|from|mit|auf|anhand|avec|sur|à partir d(?:e|es|u|${A})|con|en|a partir de|su|sulla base d(?:i|ei|ella)|met|op|com|em)`,
+    String.raw`(?:calibrated|calibrée?s?|calibrad[oa]s?|calibrat[oaie]|kalibriert|gekalibreerd|afinad[oa]s?|afinou|adapted|adjusted|customi[sz]ed|specialised|specialized|angepasst|adapté\p{L}*|ajusté\p{L}*|adaptad[oa]s?|ajustad[oa]s?|(?:se )?(?:ajust|adapt|afin)(?:ó|aron)|adattat[oaie]|personalizzat[oaie]|mess[oaie] a punto|messi a punto|aangepast|verfijnd|afgestemd|(?:se )?(?:ajust|adapt)(?:ou|aram)|(?:ajust|adapt|afin)(?:amos|ámos)) ${AGENT}(?:\p{L}+ ){0,3}?(?:with|on|using|from|mit|auf|anhand|avec|sur|à partir d(?:e|es|u|${A})|con|en|a partir de|su|sulla base d(?:i|ei|ella)|met|op|com|em)`,
   ],
 });
 
 /** Verb-final adaptation participles (German, Dutch): "… mit 3.000 Gesprächen angepasst", "… met 4.000 teksten verfijnd". */
-const ADAPT_FINAL = lexeme({ lower: [String.raw`angepasst|feinabgestimmt|verfeinert|nachjustiert|aangepast|verfijnd|bijgesteld|afgestemd`] });
+const ADAPT_FINAL = lexeme({ lower: [String.raw`angepasst|abgestimmt|feinabgestimmt|verfeinert|nachjustiert|aangepast|verfijnd|bijgesteld|afgestemd`] });
 /** A sentence opening on the model as an object pronoun, fine-tuned: "Lo hemos ajustado con …", "L'abbiamo adattato con …". */
 const PRONOUN_OBJECT = /^(?:lo|la|l['’]) ?(?:hemos|han|ha|abbiamo|hanno|avons|ont)\s/iu;
 
@@ -217,7 +222,7 @@ const SOURCE = lexeme({
     // Dutch
     String.raw`(?:kom(?:en|t)|kwamen|afkomstig) (?:\p{L}+ ){0,3}?(?:uit|van)|beschikbaar gesteld|ter beschikking gesteld|aangeleverd|verzameld|verstrekt|gedeeld|gedoneerd|gelicentieerd|verkregen|ingekocht|overgenomen|(?:uit|van) (?:\p{L}+ ){0,2}?eigen|onder licentie|publiek domein|openbare (?:\p{L}+ ){0,1}?(?:archieven|archief|registers?|databank|dataset)`,
     // Portuguese
-    String.raw`(?:disponibilizad|licenciad|obtid|recolhid|coletad|cedid|fornecid|doad|compartilhad|partilhad|registrad|adquirid|extraíd|recolhid)[oa]s? (?:\p{L}+ ){0,3}?(?:pel[oa]s?|por|de|do|da|dos|das|junto|em|no|na|nos|nas|durante|sob|a partir)|provenientes? de|prov(?:ê|é|êm|eem|inham|inha) d(?:e|o|a|os|as)|sob licença|domínio público|(?:de|do|da|dos|das|em) (?:\p{L}+ ){0,2}?própri[oa]s?|(?:do|da|dos|das) (?:noss[oa]s?) própri[oa]s?`,
+    String.raw`(?:disponibilizad|licenciad|obtid|recolhid|coletad|cedid|fornecid|doad|compartilhad|partilhad|registrad|adquirid|extraíd|recolhid)[oa]s? (?:\p{L}+ ){0,3}?(?:pel[oa]s?|por|de|do|da|dos|das|junto|em|no|na|nos|nas|durante|sob|a partir)|provenientes? de|prov(?:ê|é|êm|eem|inham|inha) d(?:e|o|a|os|as)|vind[oa]s? (?:\p{L}+ ){0,2}?d(?:e|o|a|os|as)|sob licença|domínio público|(?:de|do|da|dos|das|em) (?:\p{L}+ ){0,2}?própri[oa]s?|(?:do|da|dos|das) (?:noss[oa]s?) própri[oa]s?`,
     // Issue 21: the same family in every language, for records read, received, processed, written
     // or published by someone ("applications submitted through", "donated, with consent, by",
     // "reçues par le Groupe", "tramitados por", "ricevute sul nostro portale", "binnenkwamen via",
@@ -379,7 +384,7 @@ const NONE: TrainingData = { statements: [], both: undefined, link: undefined };
 function analyse(d: Discourse): TrainingData {
   const link = d.corpus.targets.find((t) => t.source === 'link' && (TRAINING_HREF.test(t.lower) || findAll(TRAINING_NOUN, t.text, t.text.toLowerCase()).length > 0));
   // Most pages say nothing of training: one look at the page-wide cue hits settles it.
-  if (!d.sentences.some((s) => hitsIn(s, TRAIN_VERB_ONLY).length > 0 || hitsIn(s, TRAINING_TOPIC).length > 0 || hitsIn(s, TRAINING_NOUN).length > 0 || hitsIn(s, TRAIN_PURPOSE).length > 0 || hitsIn(s, ADAPT_FORWARD).length > 0 || hitsIn(s, ADAPT_FINAL).length > 0)) return { ...NONE, link };
+  if (!d.sentences.some((s) => hitsIn(s, TRAIN_VERB_ONLY).length > 0 || hitsIn(s, TRAINING_TOPIC).length > 0 || hitsIn(s, TRAINING_NOUN).length > 0 || hitsIn(s, TRAIN_PURPOSE).length > 0 || hitsIn(s, ADAPT_FORWARD).length > 0 || hitsIn(s, ADAPT_FINAL).length > 0 || hitsIn(s, MADE_FROM).length > 0 || MAKING.test(s.lower))) return { ...NONE, link };
   const finalVerb = FINAL_VERB_LANGS.test(d.corpus.page.lang?.toLowerCase() ?? '') || d.corpus.page.lang === null;
   const statements: TrainingStatement[] = [];
 
@@ -408,19 +413,23 @@ function analyse(d: Discourse): TrainingData {
       // A calibration on data ("La pondération de ces règles a été calibrée à partir de données …")
       // is the fitting of a model, whatever the sentence names.
       const ai = isAiSentence(d, s) || trainingSection || hitsIn(s, TRAINING_NOUN).length > 0 || CALIBRATED.test(s.lower);
-      if (!ai && !namesTrainedThing(s) && !(opensOnPronoun(s) && antecedentIsSystem(d, section, i))) continue;
-      const cue = statementIn(d, s, finalVerb, trainingSection && ai);
+      if (!ai && !namesTrainedThing(s) && !(opensOnPronoun(s) && antecedentIsSystem(d, section, i)) && !trainedOnThousands(s)) continue;
+      // The model named in the sentence before: "O modelo de base é fornecido pela Lumen Labs. Depois, foi afinado pela nossa equipa com:".
+      const cue = statementIn(d, s, finalVerb, trainingSection && ai, i > 0 && namesTrainedThing(sentences[i - 1]!));
       if (cue === undefined && !trainingSection) continue;
       // The context: the whole section under a training heading, else the statement and the
       // sentences after it.
       // A statement ending on a colon introduces a list ("We trained the model on:", "Il a été
       // entraîné sur :"): its items are its object, however many there are.
       const items = cue !== undefined && s.text.trimEnd().endsWith(':') ? listAfter(d, sentences, i) : 0;
+      if (cue?.listNeedsFigure === true && !sentences.slice(i + 1, i + 1 + items).some((item) => /\d/u.test(item.text))) continue;
       const context = trainingSection ? sentences.slice(i) : sentences.slice(i, i + 1 + Math.max(CONTEXT_AFTER, items));
       const statement: TrainingStatement = { sentence: s, hit: cue?.hit ?? { start: heading!.start, end: heading!.end }, category: cue?.category, source: undefined };
       for (const [k, c] of context.entries()) {
         if (k > 0 || cue?.category === undefined) statement.category ??= categoryIn(d, c, finalVerb, trainingSection, k > 0 && k <= items);
-        statement.source ??= sourceIn(d, c, k === 0 && cue !== undefined ? cue.hit.end : undefined);
+        // In the statement, its object starts after the cue; an item of its list is all object.
+        const item = k > 0 && (k <= items || (trainingSection && ITEM_ELEMENTS.has(d.corpus.page.textBlocks[c.blockIndex]?.element?.name ?? '')));
+        statement.source ??= sourceIn(d, c, k === 0 && cue !== undefined ? cue.hit.end : item ? c.start : undefined);
         if (statement.category !== undefined && statement.source !== undefined) break;
       }
       if (cue !== undefined || statement.category !== undefined || statement.source !== undefined) statements.push(statement);
@@ -442,6 +451,15 @@ function listAfter(d: Discourse, sentences: readonly Sentence[], i: number): num
   }
   return n;
 }
+
+/**
+ * Trained on thousands of records: only machine learning is ("Scriba 2.4 is bijgetraind op 1,2
+ * miljoen vacatureteksten"), whatever the sentence calls the system; people are trained for hours.
+ */
+function trainedOnThousands(s: Sentence): boolean {
+  return hitsIn(s, TRAIN_FORWARD).some((hit) => THOUSANDS.test(s.lower.slice(hit.end - s.start, hit.end - s.start + 40)));
+}
+const THOUSANDS = /^ (?:\p{L}+ ){0,2}?(?:\d{1,3}(?:[.,'’ ]\d{3})+|\d{4,}(?<!(?:19|20)\d\d)|\d+(?:[.,]\d+)? (?:million\p{L}*|mio\.?|millions?|millones|millón|milioni|milione|miljoen|milhões|milhão|mil|billion\p{L}*|mrd\.?))(?![\d])/u;
 
 function namesTrainedThing(s: Sentence): boolean {
   return findAll(TRAINED_THING, s.text, s.lower).length > 0;
@@ -478,17 +496,28 @@ const DATA_WORD = /(?:^|[^\p{L}])(?:data|daten|données|datos|dati|gegevens|dado
 function isTrainingHeading(d: Discourse, heading: Sentence): boolean {
   // "Learn more", "Mehr erfahren", "En savoir plus": a call to read on, not what the system learned from.
   if (LEARN_MORE.test(heading.lower.trim())) return false;
-  return [...hitsIn(heading, TRAINING_NOUN), ...hitsIn(heading, TRAINING_TOPIC)].some((hit) => !isNegated(d, heading, hit.start, hit.end));
+  if ([...hitsIn(heading, TRAINING_NOUN), ...hitsIn(heading, TRAINING_TOPIC)].some((hit) => !isNegated(d, heading, hit.start, hit.end))) return true;
+  // What the system was built or adjusted with ("Op welke gegevens is het model gebouwd?", "Dados
+  // usados no ajuste do modelo", "Avec quels textes Plume a-t-il été ajusté ?"); not the data it
+  // uses ("Welche Daten nutzt das Modell?").
+  return MAKING.test(heading.lower) && (DATA_WORD.test(heading.lower) || WITH_WHAT.test(heading.lower)) && (isAiSentence(d, heading) || namesTrainedThing(heading));
 }
+/** A question about what something was made with: "Avec quels …", "Mit welchen …", "Con qué …", "On what …". */
+const WITH_WHAT = /(?:^|[^\p{L}])(?:with|on|from) (?:what|which)|(?:mit|auf|aus) welche[nmrs]?|(?:avec|sur|à partir de) (?:quels?|quelles?)|(?:con|sobre|a partir de) (?:qué|cuáles)|(?:con|su|da) (?:quali|quale|che)|(?:met|op|uit) welke|(?:com|em|a partir de) (?:que|quais)(?![\p{L}])/u;
+/** Building or adjusting a model, as a participle or a noun. */
+const MAKING =
+  /(?:^|[^\p{L}])(?:built|developed|created|constructed|adjust(?:ed|ment)|adapt(?:ed|ation)|gebaut|aufgebaut|entwickelt|erstellt|angepasst|anpassung|entwicklung|construite?s?|développée?s?|conçue?s?|créée?s?|ajustée?s?|ajustement|adaptée?s?|adaptation|développement|construid[oa]s?|desarrollad[oa]s?|cread[oa]s?|ajustad[oa]s?|ajuste|adaptad[oa]s?|adaptación|desarrollo|costruit[oaie]|sviluppat[oaie]|creat[oaie]|adattat[oaie]|adattamento|sviluppo|gebouwd|opgebouwd|ontwikkeld|gemaakt|aangepast|aanpassing|ontwikkeling|construíd[oa]s?|desenvolvid[oa]s?|criad[oa]s?|adaptação|desenvolvimento)(?![\p{L}])/u;
 const LEARN_MORE = /^(?:learn more|find out more|mehr erfahren|erfahren sie mehr|en savoir plus|pour en savoir plus|saber más|aprende más|más información|scopri di più|per saperne di più|meer weten|lees meer|meer leren|saiba mais|aprenda mais|saber mais)\b/u;
 
 interface Cue {
   hit: Hit;
   category: Hit | undefined;
+  /** Adjusting or "training" that introduces a list: only data if an item counts something (not "a formal tone; shorter answers"). */
+  listNeedsFigure?: boolean;
 }
 
 /** The sentence's first affirmed training statement, with the category its object names. */
-function statementIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSection: boolean): Cue | undefined {
+function statementIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSection: boolean, modelBefore = false): Cue | undefined {
   const people = findAll(PEOPLE, s.text, s.lower)[0];
   const trainsPeople = people !== undefined && findAll(TRAINED_THING, s.text, s.lower).length === 0;
   const affirmed = (hit: Hit) => !(trainsPeople && s.start + people.start < hit.start) && !isNegated(d, s, hit.start, hit.end);
@@ -497,14 +526,16 @@ function statementIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSect
   }
   if (trainingSection) {
     for (const hit of hitsIn(s, ADAPT_FORWARD)) if (affirmed(hit)) return { hit, category: categoryAfter(s, hit.end) };
-  } else if (namesTrainedThing(s) || PRONOUN_OBJECT.test(s.text)) {
+  } else if (namesTrainedThing(s) || PRONOUN_OBJECT.test(s.text) || modelBefore) {
     // Fine-tuning outside a training section ("Lo hemos ajustado con 5.000 conversaciones", "Ajustámos
     // o modelo com 3 000 horas de áudio"): "adapted with" may add features too, so the object must
     // be data with a figure, or a list.
     for (const hit of hitsIn(s, ADAPT_FORWARD)) {
       if (!affirmed(hit)) continue;
       const category = categoryAfter(s, hit.end);
-      if (category !== undefined && (/\d/u.test(s.text.slice(category.start - s.start, category.end - s.start)) || s.text.trimEnd().endsWith(':'))) return { hit, category };
+      // "o modelo foi ajustado com:" then a list: the caller reads the items as the object.
+      if (category !== undefined && /\d/u.test(s.text.slice(category.start - s.start, category.end - s.start))) return { hit, category };
+      if (endsOnColon(s)) return { hit, category, listNeedsFigure: true };
     }
   }
   if (finalVerb) {
@@ -537,6 +568,21 @@ function statementIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSect
     const inner = lead !== null && verb !== null && lead[0].length < verb.index ? categoryOf(s, hit.start + lead[0].length, hit.start + verb.index) : undefined;
     return { hit, category: inner ?? categoryAfter(s, hit.end) };
   }
+  // The model made from records: "Il modello è stato sviluppato internamente a partire dallo storico
+  // di circa 410.000 prestiti", "The model was built from 12 years of claims". Making is not
+  // training, so the object must be counted records or a history.
+  if (namesTrainedThing(s)) {
+    for (const hit of hitsIn(s, MADE_FROM)) {
+      if (!affirmed(hit) || !MODEL_BEFORE.test(s.lower.slice(0, hit.start - s.start))) continue;
+      const category = categoryAfter(s, hit.end);
+      if (category !== undefined && recordsOrHistory(s.lower.slice(hit.end - s.start, objectEnd(s, hit.end) - s.start))) return { hit, category };
+    }
+  }
+  // Training named in a sentence that introduces a list ("O ajuste fino do modelo e o treinamento do
+  // classificador usaram as seguintes fontes:"): the items are its data.
+  if (endsOnColon(s) && !trainsPeople) {
+    for (const hit of hitsIn(s, TRAINING_TOPIC)) if (affirmed(hit) && !LEARN_MORE.test(s.lower.slice(hit.start - s.start))) return { hit, category: undefined, listNeedsFigure: true };
+  }
   for (const hit of hitsIn(s, TRAINING_NOUN)) {
     if (!affirmed(hit)) continue;
     // A field "Training data: <what>" ("Dados de treinamento: imagens dos satélites …") names its content after the colon.
@@ -544,6 +590,31 @@ function statementIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSect
     return { hit, category: colon ? categoryAfter(s, hit.end) : undefined };
   }
   return undefined;
+}
+
+function endsOnColon(s: Sentence): boolean {
+  return s.text.trimEnd().endsWith(':');
+}
+
+/**
+ * A model made from data, in the seven languages: a making participle, its agent, then a
+ * preposition of origin ("developed from", "sviluppato internamente a partire dallo",
+ * "desenvolvido pela equipa de Risco da Caixa Serrana a partir do", "gebouwd op basis van").
+ */
+const MADE_FROM = lexeme({
+  lower: [
+    String.raw`(?:developed|built|created|constructed|derived|entwickelt|erstellt|aufgebaut|gebaut|abgeleitet|développée?s?|construite?s?|conçue?s?|créée?s?|desarrollad[oa]s?|construid[oa]s?|cread[oa]s?|sviluppat[oaie]|costruit[oaie]|creat[oaie]|ontwikkeld|gebouwd|opgebouwd|gemaakt|desenvolvid[oa]s?|construíd[oa]s?|criad[oa]s?) ${AGENT}(?:[\p{L}-]+ ){0,2}?(?:from|out of|on the basis of|aus|auf (?:der )?(?:basis|grundlage) (?:von|des|der|unserer|unseres)|à partir d(?:e|es|u|${A})|sur la base d(?:e|es|u|${A})|a partir d(?:e|el|o|a|os|as)|sobre la base de|con base en|a partire d(?:a|al|allo|alla|ai|agli|alle|all${A})|sulla base d(?:i|ei|el|ella|egli|elle)|uit|op (?:basis|grond) van|com base n(?:o|a|os|as)|com base em)`,
+  ],
+});
+/** The model is what was made: a model, system or algorithm named before the participle. */
+const MODEL_BEFORE = /(?:^|[^\p{L}])(?:models?|modell\p{L}*|\p{L}+modell\p{L}*|modèles?|modelos?|modell[oi]|algorithm\p{L}*|algoritm\p{L}*|algorithmes?|systems?|système|sistema|systeem|classifier|klassifikator|classificateur|clasificador|classificatore|classificador)(?![\p{L}])/u;
+/** Records counted (not a year: "from 2019") or a history ("storico", "histórico", "Historie"). */
+const HISTORY = /(?:^|[^\p{L}])(?:hist[oó]r|storic|archiv|arquiv)\p{L}*/u;
+const FIRST_FIGURE = /\d[\d.,'’]*(?: \d{3})*/u;
+function recordsOrHistory(object: string): boolean {
+  if (HISTORY.test(object.slice(0, 60))) return true;
+  const figure = FIRST_FIGURE.exec(object);
+  return figure !== null && figure.index <= 40 && !/^(?:19|20)\d\d$/u.test(figure[0]) && COUNTED.test(object.slice(figure.index));
 }
 
 /**
@@ -689,8 +760,8 @@ const MONTH_OR_DAY = /^(?:January|February|March|April|May|June|July|August|Sept
 const LEVEL_CODE = /^\p{Lu}\d+$/u;
 
 function namedOrigins(d: Discourse, s: Sentence, objectFrom: number | undefined): Hit[] {
-  if (/^de/i.test(d.corpus.page.lang ?? '')) return [];
-  const out: Hit[] = [];
+  const out: Hit[] = objectFrom === undefined ? [] : ownedOrigins(d, s, objectFrom);
+  if (/^de/i.test(d.corpus.page.lang ?? '')) return out;
   const re = objectFrom === undefined ? FROM_NAME : OF_NAME;
   re.lastIndex = objectFrom === undefined ? 0 : objectFrom - s.start;
   for (let m = re.exec(s.text); m !== null && out.length < 4; m = re.exec(s.text)) {
@@ -700,6 +771,24 @@ function namedOrigins(d: Discourse, s: Sentence, objectFrom: number | undefined)
   }
   return out;
 }
+
+/**
+ * The organisation's own places inside a training object: a preposition of place or origin, then
+ * a first-person possessive ("tomadas en nuestras tres básculas", "in onze trams en bussen", "aus
+ * unseren Filialen"): the data is the site's own. Not the model itself ("in our model").
+ */
+function ownedOrigins(d: Discourse, s: Sentence, objectFrom: number): Hit[] {
+  const re = /^fr/i.test(d.corpus.page.lang ?? '') ? OWNED_FR : OWNED;
+  re.lastIndex = Math.max(0, objectFrom - s.start);
+  const m = re.exec(s.lower);
+  if (m === null || findAll(TRAINED_THING, m[0], m[0]).length > 0) return [];
+  return [{ start: s.start + m.index, end: s.start + m.index + m[0].length }];
+}
+const OWNED_WORDS = String.raw`our|unser(?:e|em|en|er|es)?|notre|nuestr[oa]s?|nostr[oaie]|onze|noss[oa]s?`;
+/** Where, not whose: "les fiches de poste de nos entrepôts" names a kind of content, "tomadas en nuestras básculas" a place. */
+const AT_OWN = String.raw`(?<![\p{L}])(?:in|at|across|from|im|in|aus|bei|an|dans|chez|depuis|en|em|no|na|nos|nas|nel|nella|nei|nelle|negli|presso|dai|dalle|dagli|dal|dalla|uit|bij|desde)`;
+const OWNED = new RegExp(String.raw`${AT_OWN} (?:${OWNED_WORDS}) (?:[\d.,]+ )?(?:[\p{L}-]+ )?[\p{L}-]{3,}`, 'gu');
+const OWNED_FR = new RegExp(String.raw`${AT_OWN} (?:${OWNED_WORDS}|nos) (?:[\d.,]+ )?(?:[\p{L}-]+ )?[\p{L}-]{3,}`, 'gu');
 
 // ---------------------------------------------------------------------------------------------
 // The control
