@@ -445,6 +445,9 @@ function findSystemNames(sentences: readonly Sentence[]): string[] {
   };
   for (const s of sentences) {
     if (names.size >= MAX_SYSTEM_NAMES) break;
+    // The name right after a model or system noun: "unser eigenes Triage-Modell HelveTriage", "le modèle Plume".
+    NAME_AFTER_MODEL_NOUN.lastIndex = 0;
+    for (let m = NAME_AFTER_MODEL_NOUN.exec(s.text); m !== null && names.size < MAX_SYSTEM_NAMES; m = NAME_AFTER_MODEL_NOUN.exec(s.text)) add(m[1]!);
     const terms = hitsIn(s, AI_TERMS);
     if (terms.length === 0) continue;
     // The name in apposition right after the AI term: "a clinical language model, MedLex 2.4, built by …".
@@ -483,6 +486,9 @@ function recordSystemNames(d: Discourse): string[] {
 const APPOSITIVE_NAME = /(?:,| called| named| namens| appelé| llamado| chiamato| genaamd| chamado) (\p{Lu}[\p{L}\d]+(?:[ -][\p{Lu}\d][\p{L}\d.]*){0,2})(?=[,;:(]| (?:is|was|ist|est|es|è|é)(?!\p{L}))/uy;
 
 /** Capitalised words that open sentences without naming anything. */
+/** A model or system noun (any case: German capitalises it, compounds end on it), then a name of one or two capitalised words. */
+const NAME_AFTER_MODEL_NOUN =
+  /(?<![\p{L}])(?:[\p{L}]+-)?(?:[Mm]odel|[Mm]odell|[Mm]odèle|[Mm]odelo|[Mm]odello|[Aa]lgorithm|[Aa]lgorithmus|[Aa]lgoritme|[Aa]lgoritmo|[Aa]lgorithme|[Cc]hatbot|[Cc]lassifier|[Kk]lassifikator) (\p{Lu}[\p{Ll}\d]+(?:\p{Lu}[\p{L}\d]*)+|\p{Lu}[\p{L}\d]+(?= (?:v(?:ersion|ersie|ersão|ersión|ersione)?\.? ?\d|in der Version|\d)))/gu;
 const GENERIC_NAME = /^(?:The|This|That|It|Our|We|You|Your|Der|Die|Das|Unser\p{L}*|Le|La|Les|Notre|El|Los|Las|Nuestr\p{L}*|Il|Lo|Gli|Nostr\p{L}*|De|Het|Onze|O|A|Os|As|Noss\p{L}*|AI|KI|IA)$/u;
 
 /** Whether the sentence itself names AI: an AI term, or the page's own name for its AI system. */

@@ -17,7 +17,7 @@ import { A, H, lexeme } from './lexicon.ts';
 const PERSON = [
   // English
   String.raw`humans?|persons?|people|someone|somebody|real person|staff|team|teams|colleagues?|employees?|members? of (?:staff|(?:our|the) \p{L}+(?: \p{L}+)?)|human agents?|live agents?|(?:customer (?:service|care|support)|support|service) (?:agents?|team|staff|desk)`,
-  String.raw`advis[eo]rs?|officers?|specialists?|experts?|editors?|sub${H}editors?|reviewers?|moderators?|clinicians?|doctors?|gps?|nurses?|radiologists?|radiographers?|dermatologists?|pharmacists?|vets?|veterinar\p{L}*|lawyers?|solicitors?|attorneys?|paralegals?|counsel|brokers?|underwriters?|(?:claims? )?handlers?|caseworkers?|case workers?|recruiters?|hiring managers?|teachers?|invigilators?|examiners?|assessors?|graders?|planners?|engineers?|technicians?|analysts?|consultants?|managers?|supervisors?|representatives?|operators?|cartographers?|translators?|journalists?|surveyors?|valuers?|inspectors?|auditors?|approvers?|pathologists?|agronomists?|committee|panel`,
+  String.raw`advis[eo]rs?|officers?|specialists?|experts?|editors?|sub${H}editors?|reviewers?|moderators?|clinicians?|doctors?|gps?|nurses?|radiologists?|radiographers?|dermatologists?|pharmacists?|vets?|veterinar\p{L}*|lawyers?|solicitors?|attorneys?|paralegals?|counsel|brokers?|underwriters?|(?:claims? )?handlers?|caseworkers?|case workers?|recruiters?|hiring managers?|teachers?|invigilators?|examiners?|assessors?|graders?|planners?|engineers?|technicians?|analysts?|consultants?|managers?|supervisors?|representatives?|operators?|cartographers?|translators?|journalists?|surveyors?|valuers?|inspectors?|auditors?|approvers?|pathologists?|agronomists?|committee|panel|tutors?|mentors?|instructors?|lecturers?|professors?|counsel(?:l)?ors?`,
   // German
   String.raw`mensch\p{L}*|person(?:en)?|mitarbeiter\p{L}*|sachbearbeiter\p{L}*|berater(?:in|innen|n)?|kolleg\p{L}*|ärzt\p{L}*|arzt|redaktion|redakteur\p{L}*|expert(?:e|en|in|innen)|fachleute|fachkr(?:aft|äfte)|(?:übungs|team|abteilungs|bereichs|kurs|studien|schicht)leitung\p{L}*|prüfer(?:in|innen|n)?|gutachter\p{L}*|lehrkr(?:aft|äfte)|lehrende\p{L}*|lehrer\p{L}*|pflegekr(?:aft|äfte)|jurist\p{L}*|anwält\p{L}*|anwalt|ansprechpartner\p{L}*|kundenservice|kundendienst|techniker\p{L}*|radiolog(?:e|en|in|innen)|\p{L}*kommissär\p{L}*|beamt(?:e|er|in|innen)|sachverständig\p{L}*`,
   // French
@@ -39,7 +39,7 @@ export const PERSON_WORDS = lexeme({ lower: PERSON });
  * "Fachärztin", "lezersredacteur"): matched from inside the word, with no word start, which
  * keeps the search linear (a leading `\p{L}*` would rescan every word).
  */
-export const PERSON_COMPOUND = /(?<=\p{L})(?:sachbearbeiter|berater|ärzt|arzt|prüfer|anwalt|anwält|redakteur|redacteur|leitung|assistent|medewerker|lehrkraft|lehrkräfte|lehrer)\p{L}{0,8}(?![\p{L}\p{N}])/gu;
+export const PERSON_COMPOUND = /(?<=\p{L})(?:sachbearbeiter|berater|ärzt|arzt|prüfer|anwalt|anwält|redakteur|redacteur|leitung|assistent|medewerker|lehrkraft|lehrkräfte|lehrer|team|adviseur|expert|spezialist|specialist|deskundige|inspecteur|controleur|beoordelaar|kommission|commissie)\p{L}{0,8}(?![\p{L}\p{N}])/gu;
 
 /** Something a review looks at that is a machine, not a person: "checked by an automated system" is no oversight. */
 const MACHINE = String.raw`(?:ai|ia|ki|program\p{L}*|logiciel|informati\p{L}*|informáti\p{L}*|computador|ordinateur|ordenador|rechner|automated|automatic|automatisch\p{L}*|automatique|automático|automatico|automático|artificial|machine|computer|software|algorithm\p{L}*|algoritm\p{L}*|model\p{L}*|system\p{L}*|sistem\p{L}*|système|tools?|bots?|chatbots?|assistant|assistent|asistente|engine|classifier|filters?|sensors?|cameras?|outil|herramienta|strumento|ferramenta)`;
@@ -63,7 +63,7 @@ export const REVIEW = lexeme({
     // Italian
     String.raw`rivist[oaie]|rived\p{L}*|revision[ei]|verific\p{L}*|lett[oaie] da|analizz\p{L}*|controll\p{L}*|supervision\p{L}*|esamin\p{L}*|riesam\p{L}*|rivalut\p{L}*|convalid\p{L}*|intervento|secondo parere`,
     // Dutch
-    String.raw`bekijk\p{L}*|bekeken|gelezen door|beoordeel\p{L}*|beoordel\p{L}*|controle\p{L}*|controleer\p{L}*|gecontroleerd|toets\p{L}*|getoetst|herbeoordel\p{L}*|heroverweg\p{L}*|nagekeken|nakijk\p{L}*|second opinion|tweede mening|(?:nog eens|opnieuw) (?:\p{L}+ ){0,2}?kijk\p{L}*|kijk\p{L}* (?:\p{L}+ ){0,3}?(?:nog eens|opnieuw|naar)|kijk\p{L}* (?:\p{L}+ ){0,10}?na(?![\p{L}])|her(?:keuring|ziening|controle|onderzoek)\p{L}*|tussenkomst`,
+    String.raw`bekijk\p{L}*|bekeken|gelezen door|beoordeel\p{L}*|beoordel\p{L}*|controle\p{L}*|controleer\p{L}*|gecontroleerd|toets\p{L}*|getoetst|herbeoordel\p{L}*|heroverweg\p{L}*|nagekeken|nakijk\p{L}*|second opinion|tweede mening|(?:nog eens|opnieuw) (?:\p{L}+ ){0,2}?kijk\p{L}*|kijk\p{L}* (?:\p{L}+ ){0,3}?(?:nog eens|opnieuw|naar)|kijk\p{L}* (?:\p{L}+ ){0,10}?na(?![\p{L}])|her(?:keuring|ziening|controle|onderzoek)\p{L}*|tussenkomst|nazicht`,
     // Portuguese
     String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|revêem|rever|reveja|revejam|reviu|reveem|revist[oa]s?|verific\p{L}*|lid[oa]s? (?:por|pel[oa])|analis\p{L}*|volta(?:r)? a (?:analisar|avaliar|verificar|ver|olhar)|supervis\p{L}*|controla\p{L}*|examin\p{L}*|reexamin\p{L}*|reavali\p{L}*|reanalis\p{L}*|reaprecia\p{L}*|intervenção|segunda opinião`,
   ],
@@ -81,7 +81,7 @@ export const STRONG_REVIEW = lexeme({
     String.raw`réexam\p{L}*|réévalu\p{L}*|revoi[rt]|révision|vérification|intervention|contre-expertise|(?:second|nouvel) examen`,
     String.raw`revis(?!ta)\p{L}*|reexamin\p{L}*|reevalu\p{L}*|reconsider\p{L}*|intervención|segunda lectura`,
     String.raw`rivist[oaie]|rived\p{L}*|revision[ei]|riesam\p{L}*|rivalut\p{L}*|intervento|seconda lettura`,
-    String.raw`beoordeling\p{L}*|herbeoordel\p{L}*|heroverweg\p{L}*|(?:nog eens|opnieuw) (?:\p{L}+ ){0,2}?(?:kijk\p{L}*|bekijk\p{L}*|beoordel\p{L}*)|(?:bekijk\p{L}*|beoordeel\p{L}*|beoordel\p{L}*|kijk\p{L}*) (?:\p{L}+ ){0,3}?(?:nog eens|opnieuw)|her(?:keuring|ziening|controle|onderzoek)\p{L}*|tussenkomst`,
+    String.raw`beoordeling\p{L}*|herbeoordel\p{L}*|heroverweg\p{L}*|(?:nog eens|opnieuw) (?:\p{L}+ ){0,2}?(?:kijk\p{L}*|bekijk\p{L}*|beoordel\p{L}*)|(?:bekijk\p{L}*|beoordeel\p{L}*|beoordel\p{L}*|kijk\p{L}*) (?:\p{L}+ ){0,3}?(?:nog eens|opnieuw)|her(?:keuring|ziening|controle|onderzoek)\p{L}*|tussenkomst|nazicht`,
     String.raw`revisão|revisões|revis(?:ar|a|am|ado|ada|ados|adas|e|em|amos)|revê|rever|reveja|revejam|reexamin\p{L}*|reavali\p{L}*|reanalis\p{L}*|reaprecia\p{L}*|intervenção|segunda leitura`,
   ],
 });
@@ -106,7 +106,7 @@ export const REQUEST = lexeme({
 /** A review by someone named after the cue: "reviewed by a recruiter", "von der Übungsleitung", "par un chargé de recrutement", "da un termografo", "door een intercedent". */
 export const BY_SOMEONE = lexeme({
   lower: [
-    String.raw`(?:by|von|durch|par|por|pela|pelo|pelos|pelas|da|dal|dalla|dallo|dai|dagli|dall${A}|door) (?:(?:an?|the|one|of|our|each|every|member|members|ein\p{L}*|de[rnms]|die|das|unser\p{L}*|un|une|una|uno|des|nos|notre|nuestr\p{L}*|nostr\p{L}*|il|lo|la|el|los|las|een|onze|het|um|uma|o|os|as|noss\p{L}*|membre|miembro|membro|lid) ){0,4}(?!${MACHINE}(?![\p{L}\p{N}]))\p{L}{3,}`,
+    String.raw`(?:(?:by|von|durch|par|por|pela|pelo|pelos|pelas|da|dal|dalla|dallo|dai|dagli|door) |dall${A} ?)(?:(?:an?|the|one|of|our|each|every|member|members|ein\p{L}*|de[rnms]|die|das|unser\p{L}*|un|une|una|uno|des|nos|notre|nuestr\p{L}*|nostr\p{L}*|il|lo|la|el|los|las|een|onze|het|um|uma|o|os|as|noss\p{L}*|membre|miembro|membro|lid) ){0,4}(?!${MACHINE}(?![\p{L}\p{N}]))\p{L}{3,}`,
   ],
 });
 

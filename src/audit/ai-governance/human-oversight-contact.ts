@@ -37,7 +37,7 @@ import type { Element } from 'domhandler';
 import type { Control, Outcome } from '../control.ts';
 import { truncate, type Link, type Page } from '../page.ts';
 import { ownSystemOf } from './own-system.ts';
-import { discourseOf, hitsIn, isAiSentence, isNegated, linkSentence, mentionsAi, refersByAlias, type Discourse, type Section, type Sentence } from './discourse.ts';
+import { containsWord, discourseOf, hitsIn, isAiSentence, isNegated, linkSentence, mentionsAi, refersByAlias, type Discourse, type Section, type Sentence } from './discourse.ts';
 import { EVIDENCE_MAX, locationAt, lookedFor, outcome, quotedText, scriptRendered, type Corpus, type Hit } from './evidence.ts';
 import {
   APPEAL,
@@ -68,7 +68,7 @@ import {
   WRITE_TO,
 } from './human-oversight-contact-cues.ts';
 import type { AiGovernanceControlId } from './ids.ts';
-import { findAll, type Lexeme } from './lexicon.ts';
+import { AI_TERMS, findAll, type Lexeme } from './lexicon.ts';
 
 /** How far (characters) a person or a request may stand from the review cue it goes with. */
 const PERSON_REACH = 60;
@@ -173,15 +173,17 @@ function statementCue(d: Discourse, s: Sentence): Hit | undefined {
     const hit = hitsIn(s, lexeme).find(affirmed);
     if (hit !== undefined) return hit;
   }
-  const persons = personsIn(s);
+  const persons = personsIn(d, s);
   if (persons.length > 0) {
     const handover = handoverIn(d, s, persons, affirmed);
     if (handover !== undefined) return handover;
   }
-  const reviews = hitsIn(s, REVIEW);
+  // Every strong review cue is a review cue too ("un nouvel examen", "una segunda lectura", "Neubeurteilung").
+  const strong = hitsIn(s, STRONG_REVIEW);
+  const plain = hitsIn(s, REVIEW);
+  const reviews = [...plain, ...strong.filter((x) => !plain.some((r) => r.start <= x.start && r.end >= x.end))];
   if (reviews.length === 0) return undefined;
   const requests = hitsIn(s, REQUEST);
-  const strong = hitsIn(s, STRONG_REVIEW);
   const ratings = hitsIn(s, RATINGS);
   for (const review of reviews) {
     if (!affirmed(review) || ofDocument(s, review) || ratings.some((r) => r.start <= review.start && r.end >= review.end)) continue;
@@ -196,13 +198,18 @@ function statementCue(d: Discourse, s: Sentence): Hit | undefined {
 }
 
 /** Person nouns in a sentence, whole words and heads of compounds, by position. */
-function personsIn(s: Sentence): Hit[] {
+function personsIn(d: Discourse, s: Sentence): Hit[] {
   const hits = hitsIn(s, PERSON_WORDS);
   // Agent nouns after an article: the open class of roles ("une médiatrice", "un istruttore", "un
   // perito tasador", "uma nutricionista") the word lists can never finish.
   AGENT_NOUN.lastIndex = 0;
   for (let m = AGENT_NOUN.exec(s.lower); m !== null && hits.length < MAX_PERSONS; m = AGENT_NOUN.exec(s.lower)) {
     if (!MACHINE_AGENT.test(m[1]!)) hits.push({ start: s.start + m.index + m[0].length - m[1]!.length, end: s.start + m.index + m[0].length });
+  }
+  // German feminine agent nouns name people ("Buchhalterinnen", "Entwicklerin", "Juristin"); the masculine "-er" may be a machine ("Filter").
+  GERMAN_FEMININE_AGENT.lastIndex = 0;
+  if (d.lang === 'de') {
+    for (let m = GERMAN_FEMININE_AGENT.exec(s.lower); m !== null && hits.length < MAX_PERSONS; m = GERMAN_FEMININE_AGENT.exec(s.lower)) hits.push({ start: s.start + m.index, end: s.start + m.index + m[0].length });
   }
   PERSON_COMPOUND.lastIndex = 0;
   for (let m = PERSON_COMPOUND.exec(s.lower); m !== null && hits.length < MAX_PERSONS; m = PERSON_COMPOUND.exec(s.lower)) {
@@ -211,6 +218,8 @@ function personsIn(s: Sentence): Hit[] {
   return hits.filter((h) => !VIRTUAL.test(s.lower.slice(h.end - s.start, h.end - s.start + 16))).sort((a, b) => a.start - b.start);
 }
 const MAX_PERSONS = 100;
+
+const GERMAN_FEMININE_AGENT = /(?<![\p{L}])\p{L}{3,}(?:erin|erinnen|istin|istinnen|eurin|eurinnen)(?![\p{L}])/gu;
 
 /** A role noun after an article or "by": French, Spanish, Italian and Portuguese agent suffixes. */
 const AGENT_NOUN =
@@ -312,6 +321,8 @@ function linkAndFormContacts(d: Discourse): Contact[] {
     const forReview = REVIEW_ROUTE.test(words) && (link.href.toLowerCase().startsWith('mailto:') || REQUEST_FORM.test(words));
     const kind = forReview ? (contactLinkKind(link) ?? 'contact link') : contactLinkKind(link);
     if (kind === null) continue;
+    // A link that opens a tool ("Open the Draft Feedback Assistant") or names the system reaches the system, not a person.
+    if (kind === 'contact link' && !forReview && (OPEN_TOOL.test(link.text.trim()) || namesSystem(d, link.text))) continue;
     const section = near(link.blockIndex);
     out.push({ kind, label: link.text || link.href, section, forReview, forOthers: offeredToOthers(`${words} ${linkSentence(d, link)?.lower ?? ''}`, section) });
   }
@@ -321,6 +332,13 @@ function linkAndFormContacts(d: Discourse): Contact[] {
     out.push({ kind: 'contact form', label: form.action ?? 'form', section, forOthers: offeredToOthers((form.action ?? '').toLowerCase(), section) });
   }
   return out;
+}
+
+const OPEN_TOOL = /^(?:open|launch|start|try|use|go to|öffnen|starten|ausprobieren|ouvrir|lancer|essayer|abrir|iniciar|probar|aprire|avviare|prova|openen|probeer|experimente|acessar|aceder)(?![\p{L}])/iu;
+
+function namesSystem(d: Discourse, text: string): boolean {
+  const lower = text.toLowerCase();
+  return findAll(AI_TERMS, text, lower).length > 0 || [...d.systemNames, ...d.systemAliases].some((name) => containsWord(lower, name));
 }
 
 function contactLinkKind(link: Link): Contact['kind'] | null {

@@ -39,7 +39,7 @@ const MODEL_DOCUMENT = [
 ];
 /** A description of "the system": on a page with one AI system of its own, that is the one. */
 const SYSTEM_DOCUMENT = [
-  String.raw`system (?:descriptions?|overview)|(?:description|overview) of the (?:\p{L}+ )?system|systembeschreibung\p{L}*|systeembeschrijving\p{L}*`,
+  String.raw`system (?:descriptions?|overview)|(?:description|overview) of the (?:\p{L}+ )?system|systembeschreibung\p{L}*|systeembeschrijving\p{L}*|algorithmic transparency records?`,
   String.raw`(?:fiche|scheda|schede|ficha|fichas|description|descripción|descrizione|descrição|documento de descrição|documento de descripción) (?:\p{L}+ ){0,1}?(?:du|del|della|dello|do|da|de la|van het) (?:système|sistema|systeem)`,
   // French public bodies describe a "traitement algorithmique" (CRPA art. L311-3-1): its description is the system's.
   String.raw`(?:description|descriptif|fiche) (?:\p{L}+ ){0,1}?(?:du|des) traitements? algorithmiques?`,
@@ -65,6 +65,14 @@ const DOCUMENTATION = lexeme({
     String.raw`systeembeschrijving\p{L}*|technische (?:documentatie|beschrijving|toelichting)|technisch overzicht|beschrijving van het (?:\p{L}*algoritme|\p{L}*systeem|\p{L}*model)|algoritmebeschrijving`,
     String.raw`descriç(?:ão|ões) (?:técnica|do sistema|do modelo|do algoritmo)|documentação (?:técnica|do sistema)|visão geral técnica|ficha descritiva`,
   ],
+});
+
+/**
+ * A product's data sheet ("fiche technique", "Datenblatt"): documentation of the AI system only
+ * when its own name says so ("Fiche technique de l'assistant Volta (PDF)"), not by where it sits.
+ */
+const DATA_SHEET = lexeme({
+  lower: [String.raw`technical (?:data ?)?sheets?|(?:technisches )?datenblatt\p{L}*|fiches? techniques?|fichas? técnicas?|schede? tecnich?[ae]|technische fiches?|ficha técnica`],
 });
 
 /** What makes generic documentation about the AI system: AI, a model, an algorithm. */
@@ -149,7 +157,8 @@ function namesDocument(d: Discourse, link: Link): boolean {
   const lower = link.text.toLowerCase();
   const href = link.href.toLowerCase();
   const specific = findAll(AI_DOCUMENT, link.text, lower).length > 0 || AI_DOCUMENT_HREF.test(href);
-  if (!specific && findAll(DOCUMENTATION, link.text, lower).length === 0 && !DOCUMENTATION_HREF.test(href)) return false;
+  const dataSheet = !specific && findAll(DOCUMENTATION, link.text, lower).length === 0 && !DOCUMENTATION_HREF.test(href);
+  if (dataSheet && (findAll(DATA_SHEET, link.text, lower).length === 0 || !aboutAi(d, link.text, lower))) return false;
   const sentence = linkSentence(d, link);
   if (sentence !== undefined && negated(d, sentence, link)) return false;
   return specific || aboutAi(d, link.text, lower) || (sentence !== undefined && isAiSentence(d, sentence));

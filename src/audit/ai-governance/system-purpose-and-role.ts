@@ -81,7 +81,7 @@ export const PURPOSE_PREDICATE: Sources = {
   fr: [
       String.raw`sert (?:\p{L}+ )?(?:à|a|de)|servent (?:\p{L}+ )?(?:à|de)|(?:conçue?s?|destinée?s?|utilisée?s?|employée?s?|entraînée?s?|prévue?s?|pensée?s?|chargée?s?|déployée?s?|développée?s?) (?:\p{L}+ ){0,2}?(?:à|pour|de|d${A}|comme)`,
       String.raw`(?:nous|on) (?:utilisons|employons|utilise|emploie|déployons|avons recours à) ${gap(6)}(?:pour|afin de|afin d${A}|comme)|${NH}permet(?:tent)? (?:de|d${A}|aux?|à|la|le|l${A}|une?|des|vos|nos)|${NH}aident? (?:à|les|vos|nos|vous|au|la|le)|vous aide|${NH}(?:accompagne|facilite)(?:nt)?`,
-      String.raw`(?:a|ont) pour (?:seul |seule |unique |principal |principale |premier )?(?:but|objet|objectif|rôle|mission|fonction|vocation|finalité)|vise(?:nt)? à|(?:son|sa|leur|le|la|l${A}|seul|seule|unique|dont le|dont la) (?:\p{L}+ )?(?:rôle|but|objectif|mission|fonction|finalité|vocation)|finalité|(?:usage|utilisation) (?:prévue?|visée?|envisagée?)|comment nous utilisons`,
+      String.raw`(?:a|ont) pour (?:seul |seule |unique |principal |principale |premier )?(?:but|objet|objectif|rôle|mission|fonction|vocation|finalité)|vise(?:nt)? à|(?:(?:son|sa|leur|le|la|seul|seule|unique|dont le|dont la) |l${A} ?)(?:\p{L}+ )?(?:rôle|but|objectif|mission|fonction|finalité|vocation)|finalité|(?:usage|utilisation) (?:prévue?|visée?|envisagée?)|comment nous utilisons`,
   ],
   es: [
       String.raw`se destinan?|sirven? (?:\p{L}+ )?para|se (?:utiliza|usa|emplea|aplica)n? (?:\p{L}+ ){0,2}?(?:para|como)|(?:diseñad|pensad|destinad|entrenad|concebid|cread|desarrollad|utilizad|usad|emplead|configurad|programad)[oa]s? (?:\p{L}+ ){0,2}?(?:para|a|como)`,
@@ -91,7 +91,7 @@ export const PURPOSE_PREDICATE: Sources = {
   it: [
       String.raw`serv(?:e|ono) (?:\p{L}+ )?(?:a|ad|per)|(?:progettat|pensat|destinat|addestrat|concepit|creat|sviluppat|utilizzat|usat|impiegat|configurat)[oaie] (?:\p{L}+ ){0,2}?(?:a|ad|per|come)|vien(?:e|gono) (?:\p{L}+ )?(?:utilizzat|usat|impiegat)[oaie]`,
       String.raw`(?:utilizziamo|usiamo|impieghiamo|adoperiamo|ci affidiamo a) ${gap(6)}(?:per|al fine di|allo scopo di|come)|${NH}(?:ti |vi |ci |la |lo |li |le )?aiuta(?:no)? (?:a|ad|nella|nel|con|i|gli|le)|${NH}(?:permette|consente)(?:no)? (?:di|a|al|alla|ai|agli)|${NH}(?:supporta|assiste)(?:no)?`,
-      String.raw`ha (?:(?:lo|il|la|l${A}) ?)?(?:\p{L}+ )?(?:scopo|obiettivo|compito|ruolo|funzione) di|(?:suo|sua|il|lo|la|l${A}|unico|unica|principale) (?:\p{L}+ )?(?:scopo|obiettivo|compito|ruolo|funzione|finalità)|uso previsto|destinazione d${A}uso|casi d${A}uso|come (?:usiamo|utilizziamo)`,
+      String.raw`ha (?:(?:lo|il|la|l${A}) ?)?(?:\p{L}+ )?(?:scopo|obiettivo|compito|ruolo|funzione) di|(?:(?:suo|sua|il|lo|la|unico|unica|principale) |l${A} ?)(?:\p{L}+ )?(?:scopo|obiettivo|compito|ruolo|funzione|finalità)|uso previsto|destinazione d${A}uso|casi d${A}uso|come (?:usiamo|utilizziamo)`,
   ],
   nl: [
       String.raw`(?:bedoeld|ontworpen|gemaakt|ontwikkeld|getraind|bestemd|ingericht|gebouwd) (?:\p{L}+ ){0,2}?(?:om|voor|als)|(?:wordt|worden|werd|werden) ${gap(4)}(?:gebruikt|ingezet|toegepast) (?:om|voor|bij|als)|(?:voor|om|bij) ${gap(5)}(?:gebruikt|ingezet|toegepast)`,
