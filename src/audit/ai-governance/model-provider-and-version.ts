@@ -133,6 +133,8 @@ const NAME_MAX_WORDS = 3;
 const FILLER_MAX_WORDS = 3;
 /** Characters after "by" searched for the company. */
 const COMPANY_REACH = 90;
+/** Nouns that say the name after them is a company's ("l'éditeur", "la empresa", "des Herstellers", "the company"). */
+const COMPANY_NOUN = /^(?:l['’])?(?:company|firm|startup|start-up|vendor|supplier|manufacturer|developer|unternehmen|firma|hersteller\p{L}*|anbieter\p{L}*|entwickler\p{L}*|entreprise|société|éditeur|fabricant|fournisseur|start-up|empresa|compañía|sociedad|fabricante|proveedor|desarrolladora|azienda|società|ditta|produttore|fornitore|bedrijf|onderneming|leverancier|fabrikant|ontwikkelaar|editora|fornecedor|desenvolvedora)$/u;
 /** Lower-case words skipped before a company's name ("la société française", "el equipo de datos de"). */
 const COMPANY_LEAD_MAX = 5;
 /** Lower-case words allowed before a name that has neither a legal suffix nor a listed provider ("the Swiftline data team"). */
@@ -465,6 +467,9 @@ function companyAt(corpus: Corpus, from: number, to: number, bareNameCounts: boo
   let nameStart = -1;
   let nameEnd = -1;
   let nameWords = 0;
+  // "de l'entreprise montréalaise Laurentide IA", "de la empresa Nodo Cognitivo": a company noun
+  // before the name says it is one, legal form or not.
+  let companyNoun = false;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const word = m[0];
     const clean = word.replace(/^[("“„«'‘]+|(?:['’]s)?[)"”»'’,:;]*$/gu, '');
@@ -481,6 +486,7 @@ function companyAt(corpus: Corpus, from: number, to: number, bareNameCounts: boo
       }
       // "by the model Correcteur": a model, not a company.
       if (++lead > COMPANY_LEAD_MAX || findAll(MODEL_NOUN, clean.toLowerCase(), clean.toLowerCase()).length > 0) return undefined;
+      if (COMPANY_NOUN.test(clean.toLowerCase())) companyNoun = true;
       continue;
     }
     if (LEGAL_SUFFIX.test(clean.replace(/\.$/u, '')) || LEGAL_SUFFIX.test(clean)) {
@@ -499,6 +505,7 @@ function companyAt(corpus: Corpus, from: number, to: number, bareNameCounts: boo
   // A legal form after a comma: "Banco Meridional, S.A."
   const tail = text.slice(nameEnd).match(/^, ?(\S+)/u);
   if (tail !== null && LEGAL_SUFFIX.test(tail[1]!.replace(/[,;:]$/u, '').replace(/\.$/u, ''))) return { start: from + nameStart, end: from + nameEnd + tail[0].length, legal: true };
+  if (companyNoun) return { start: from + nameStart, end: from + nameEnd, legal: true };
   return bareNameCounts && lead <= BARE_NAME_LEAD_MAX ? { start: from + nameStart, end: from + nameEnd, legal: false } : undefined;
 }
 

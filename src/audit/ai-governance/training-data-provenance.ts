@@ -216,7 +216,7 @@ const SOURCE = lexeme({
     // French
     String.raw`(?:issu|provenant|fourni|collecté|recueilli|obtenu|acquis|extrait|récupéré|cédé|donné|partagé|mis à disposition|mise à disposition|mises à disposition|licencié|rédigé|constitué|enregistré)(?:e|s|es)? (?:\p{L}+ ){0,2}?(?:par|de|des|du|d${A}|auprès|à partir|dans|lors|sur|sous|chez)|provien(?:nent|t) d|sous licence|domaine public|(?:de|à partir de|dans) (?:\p{L}+ ){0,2}?(?:nos|notre) propres?|entrepôts? de données|(?:archives?|registres?|bases? de données) (?:\p{L}+ ){0,2}?(?:publi|national)\p{L}*`,
     // Spanish
-    String.raw`(?:cedid|facilitad|proporcionad|suministrad|obtenid|recopilad|recogid|adquirid|extraíd|donad|aportad|compartid|registrad|licenciad|recolectad|capturad)[oa]s? (?:\p{L}+ ){0,3}?(?:por|de|del|en|a partir|durante|bajo|mediante|desde)|procedentes? de|provien(?:e|en) de|bajo licencia|dominio público|(?:de|en) (?:\p{L}+ ){0,2}?nuestr[oa]s? propi[oa]s?|(?:archivos?|registros?|bases? de datos) (?:\p{L}+ ){0,2}?públic\p{L}*`,
+    String.raw`(?:cedid|facilitad|proporcionad|suministrad|obtenid|recopilad|recogid|adquirid|extraíd|donad|aportad|compartid|registrad|licenciad|recolectad|capturad)[oa]s? (?:\p{L}+ ){0,3}?(?:por|de|del|en|a partir|durante|bajo|mediante|desde)|procedentes? de|provien(?:e|en) de|bajo licencia|dominio público|(?:de|en) (?:\p{L}+ ){0,2}?nuestr[oa]s? propi[oa]s?|(?:de|del|en) (?:la |los |las |el )?propi[oa]s? [\p{L}-]{3,}|(?:archivos?|registros?|bases? de datos) (?:\p{L}+ ){0,2}?públic\p{L}*`,
     // Italian
     String.raw`(?:provenient|fornit|raccolt|ottenut|acquisit|estratt|donat|condivis|concess|cedut|registrat|licenziat|messi a disposizione|messe a disposizione|mess[oa] a disposizione)\p{L}{0,2} (?:\p{L}+ ){0,3}?(?:da|dal|dalla|dall${A}|dai|dagli|dalle|durante|in|nel|nella|nelle|nei|presso|su|sotto|tramite)|provenient[ie] d|proven(?:gono|ga|gano) (?:\p{L}+ ){0,2}?(?:da|dal|dalla|dall${A}|dai|dagli|dalle)|proviene (?:\p{L}+ ){0,2}?(?:da|dal|dalla|dall${A}|dai|dagli|dalle)|in licenza|pubblico dominio|archivi[o]? pubblic[oi]|banche dati|(?:dei|delle|dai|dalle|nei|nelle) (?:\p{L}+ ){0,1}?(?:nostri|nostre|propri|proprie) \p{L}+`,
     // Dutch
@@ -230,10 +230,11 @@ const SOURCE = lexeme({
     String.raw`(?:published|posted|sent|issued|processed|handled|received|written|donated|submitted|provided|shared|contributed),? (?:[\p{L}]+,? ){0,3}?(?:by|through|via|to|on|at|from)`,
     String.raw`(?:eingegangen|übermittelt|veröffentlicht|verfasst|eingesandt|hochgeladen)|(?:von|über|bei|aus) (?:\p{L}+ ){0,4}?(?:erhalten|geschrieben|erstellt|gesammelt) (?:haben|hat|wurden|worden)`,
     String.raw`(?:reçu|transmis|publié|envoyé|traité|déposé|soumis|rédigé|écrit)(?:e|s|es)? (?:\p{L}+ ){0,2}?(?:par|via|sur|à|auprès|de|du|des)`,
-    String.raw`(?:tramitad|gestionad|recibid|enviad|publicad|concedid|emitid|escrit|redactad|presentad|comunicad)[oa]s? (?:\p{L}+ ){0,3}?(?:por|en|a|al|de|del|desde|mediante|a través)|que comparten`,
+    // Written by someone, not "written descriptions of incidents" ("descrições escritas de ocorrências").
+    String.raw`(?:tramitad|gestionad|recibid|enviad|publicad|concedid|emitid|presentad|comunicad)[oa]s? (?:\p{L}+ ){0,3}?(?:por|en|a|al|de|del|desde|mediante|a través)|(?:escrit|redactad)[oa]s? (?:\p{L}+ ){0,3}?(?:por|en)|que comparten`,
     String.raw`(?:ricevut|inviat|pubblicat|comunicat|tratt|gestit|elaborat|scritt|redatt|presentat)[oaie] (?:\p{L}+ ){0,3}?(?:da|dal|dalla|dall${A}|dai|dalle|dagli|su|sul|sulla|sui|nel|nella|tramite|attraverso|a|al|alla)`,
     String.raw`(?:binnengekomen|binnenkwamen|binnenkomen|ingestuurd|ingezonden|ontvangen|gepubliceerd|geplaatst|geschreven|vastgelegd|verwerkt|opgesteld)`,
-    String.raw`(?:enviad|recebid|publicad|submetid|tramitad|processad|escrit|redigid|comunicad)[oa]s? (?:\p{L}+ ){0,3}?(?:ao|à|aos|às|a|no|na|nos|nas|em|pel[oa]s?|por|de|do|da|através)`,
+    String.raw`(?:enviad|recebid|publicad|submetid|tramitad|processad|comunicad)[oa]s? (?:\p{L}+ ){0,3}?(?:ao|à|aos|às|a|no|na|nos|nas|em|pel[oa]s?|por|de|do|da|através)|(?:escrit|redigid)[oa]s? (?:\p{L}+ ){0,3}?(?:pel[oa]s?|por|n[oa]s?|em)`,
     // (Not who built the model: "developed by our partner Ferrous Labs".)
     String.raw`(?<!(?:developed|built|made|created|designed|maintained|entwickelt|développée?s?|conçue?s?|desarrollad[oa]s?|sviluppat[oa]|ontwikkeld|gebouwd|desenvolvid[oa]s?) )(?:of|from|by|von|vom|der|de|des|du|da|di|dei|delle|degli|van|do|dos|das) (?:(?:our|unser\p{L}*|nos|notre|nuestr[oa]s?|nostr[oi]|onze|noss[oa]s?) )?(?:\d[\d.,]* )?(?:\p{L}+ )?(?:partner\p{L}*|partenaires?|parceir[oa]s?|socios?|soci)(?![\p{L}])`,
     // Issue 21, held-out half: the organisation's own past cases as the data, named by who did
@@ -293,11 +294,11 @@ const NOT_A_CATEGORY = new Set(
     // German
     'der die das den dem des ein eine einen einem einer eines und oder mit von aus auf anhand bei über unter rund etwa ca zirka mehr als mehrere mehreren zusätzlich tausend tausende tausenden millionen million milliarden hunderttausende hunderttausenden daten datensätze datensätzen datensatz informationen material materialien inhalte inhalten beispiele historischen historische historischer früheren frühere eigenen eigene eigener öffentlich öffentlichen öffentliche lizenzierten lizenzierte anonymisierten anonymisierte pseudonymisierten pseudonymisierte synthetischen synthetische unsere unseren unserem unserer sowie zugehörigen zugehörige jeweiligen wurde wurden worden ist sind hat haben',
     // French
-    'le la les l un une des du de d et ou sur avec à partir environ plus près millions million milliers milliards centaines données donnée informations contenus contenu exemples matériel matériaux historiques publiques publics propres nos notre leurs anonymisées anonymisés anonymisée anonymisé pseudonymisées synthétiques correspondantes correspondants associés associées a été ont été',
+    'le la les l un une des du de d et ou sur avec à partir environ plus près millions million milliers milliards centaines données donnée informations contenus contenu exemples matériel matériaux historiques historique publiques publics propres nos notre leurs anonymisées anonymisés anonymisée anonymisé pseudonymisées synthétiques correspondantes correspondants associés associées a été ont été',
     // Spanish
-    'el la los las un una unos unas del de y o con en sobre a partir más alrededor cerca millones millón miles datos dato información contenidos ejemplos material materiales históricos históricas histórico propios propias nuestros nuestras nuestro públicos públicas anonimizados anonimizadas anonimizada anonimizado sintéticos sintéticas se ha han fue fueron',
+    'el la los las un una unos unas del de y o con en sobre a partir más alrededor cerca millones millón miles datos dato información contenidos ejemplos material materiales históricos históricas histórico histórica propios propias nuestros nuestras nuestro públicos públicas anonimizados anonimizadas anonimizada anonimizado sintéticos sintéticas se ha han fue fueron',
     // Italian
-    'il lo la i gli le un una uno dei delle degli di del della dello e o con su sui sulle da circa oltre più milioni migliaia dati informazioni contenuti esempi materiale materiali storici storiche propri proprie nostri nostre pubblici pubbliche anonimizzati anonimizzate anonimizzata anonimizzato anonime anonimi sintetici è stato stata stati state',
+    'il lo la i gli le un una uno dei delle degli di del della dello e o con su sui sulle da circa oltre più milioni migliaia dati informazioni contenuti esempi materiale materiali storici storiche storico storica propri proprie nostri nostre pubblici pubbliche anonimizzati anonimizzate anonimizzata anonimizzato anonime anonimi sintetici è stato stata stati state',
     // Dutch
     'de het een en of met op van uit ruim circa ongeveer meer dan miljoen miljoenen duizenden duizend gegevens data voorbeelden materiaal materialen inhoud kregen kreeg gekregen ontvingen ontving ontvangen eerdere historische eigen onze openbare geanonimiseerde synthetische is zijn werd werden',
     // Portuguese
@@ -305,6 +306,12 @@ const NOT_A_CATEGORY = new Set(
   ]
     .join(' ')
     .split(' '),
+);
+
+/** Quantities without a figure ("large amounts of"), and text in general: with nothing else, no kind of content. */
+const VAGUE_QUANTITY = new Set('amounts amount quantities quantity lots volumes mengen menge quantités quantité cantidades cantidad quantità hoeveelheden hoeveelheid quantidades quantidade'.split(' '));
+const VAGUE = new Set(
+  'amounts amount quantities quantity lots volumes volume text texts mengen menge großen große texte quantités quantité textes texte cantidades cantidad grandes textos texto quantità grandi testo testi hoeveelheden hoeveelheid grote tekst teksten quantidades quantidade'.split(' '),
 );
 
 /**
@@ -574,8 +581,7 @@ function statementIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSect
   if (namesTrainedThing(s)) {
     for (const hit of hitsIn(s, MADE_FROM)) {
       if (!affirmed(hit) || !MODEL_BEFORE.test(s.lower.slice(0, hit.start - s.start))) continue;
-      const category = categoryAfter(s, hit.end);
-      if (category !== undefined && recordsOrHistory(s.lower.slice(hit.end - s.start, objectEnd(s, hit.end) - s.start))) return { hit, category };
+      if (recordsOrHistory(s.lower.slice(hit.end - s.start, objectEnd(s, hit.end) - s.start))) return { hit, category: categoryAfter(s, hit.end) };
     }
   }
   // Training named in a sentence that introduces a list ("O ajuste fino do modelo e o treinamento do
@@ -603,7 +609,7 @@ function endsOnColon(s: Sentence): boolean {
  */
 const MADE_FROM = lexeme({
   lower: [
-    String.raw`(?:developed|built|created|constructed|derived|entwickelt|erstellt|aufgebaut|gebaut|abgeleitet|développée?s?|construite?s?|conçue?s?|créée?s?|desarrollad[oa]s?|construid[oa]s?|cread[oa]s?|sviluppat[oaie]|costruit[oaie]|creat[oaie]|ontwikkeld|gebouwd|opgebouwd|gemaakt|desenvolvid[oa]s?|construíd[oa]s?|criad[oa]s?) ${AGENT}(?:[\p{L}-]+ ){0,2}?(?:from|out of|on the basis of|aus|auf (?:der )?(?:basis|grundlage) (?:von|des|der|unserer|unseres)|à partir d(?:e|es|u|${A})|sur la base d(?:e|es|u|${A})|a partir d(?:e|el|o|a|os|as)|sobre la base de|con base en|a partire d(?:a|al|allo|alla|ai|agli|alle|all${A})|sulla base d(?:i|ei|el|ella|egli|elle)|uit|op (?:basis|grond) van|com base n(?:o|a|os|as)|com base em)`,
+    String.raw`(?:developed|built|created|constructed|derived|entwickelt|erstellt|aufgebaut|gebaut|abgeleitet|développée?s?|construite?s?|conçue?s?|créée?s?|desarrollad[oa]s?|construid[oa]s?|cread[oa]s?|sviluppat[oaie]|costruit[oaie]|creat[oaie]|ontwikkeld|gebouwd|opgebouwd|gemaakt|desenvolvid[oa]s?|construíd[oa]s?|criad[oa]s?|(?:construy|desarroll)(?:ó|eron)|cre(?:ó|aron)|construiu|desenvolveu|costruì|sviluppò) ${AGENT}(?:[\p{L}-]+ ){0,2}?(?:from|out of|with|using|mit|avec|con|met|com|on the basis of|aus|auf (?:der )?(?:basis|grundlage) (?:von|des|der|unserer|unseres)|à partir d(?:e|es|u|${A})|sur la base d(?:e|es|u|${A})|a partir d(?:e|el|o|a|os|as)|sobre la base de|con base en|a partire d(?:a|al|allo|alla|ai|agli|alle|all${A})|sulla base d(?:i|ei|el|ella|egli|elle)|uit|op (?:basis|grond) van|com base n(?:o|a|os|as)|com base em)`,
   ],
 });
 /** The model is what was made: a model, system or algorithm named before the participle. */
@@ -656,6 +662,8 @@ function categoryOf(s: Sentence, start: number, end: number): Hit | undefined {
   if (words.length === 0 || (NOT_AN_OBJECT.test(words[0]!) && !(words[0] === 'mais' && words[1] === 'de'))) return undefined;
   const isContent = (w: string) => w.length >= 3 && !/^[\d.,'’-]+$/u.test(w) && !NOT_A_CATEGORY.has(w) && !NOT_A_CATEGORY.has(w.replace(/^(?:l|d)['’]/u, ''));
   const content = words.some(isContent);
+  // "grandi quantità di testo", "large amounts of text": text in general, uncounted, is nothing concrete.
+  if (content && !/\d/u.test(text) && words.some((w) => VAGUE_QUANTITY.has(w)) && words.filter(isContent).every((w) => VAGUE.has(w))) return undefined;
   if (!content) {
     // Generic data cut at its origin ("anonymisierte Daten aus rund 180.000 … Konsumkrediten"): the
     // counted records after the figure are what the data consists of.
@@ -741,9 +749,9 @@ function aboutTheMaker(d: Discourse, s: Sentence, hit: Hit): boolean {
   return MODEL_SUBJECT.test(d.corpus.lower.slice(s.start, hit.start).trim());
 }
 const MAKER_REACH = 40;
-const MAKER_CLAUSE = /(?:developed|built|made|created|designed|entwickelt|gebaut|développée?s?|conçue?s?|desarrollad[oa]s?|creado|sviluppat[oa]|realizzat[oa]|ontwikkeld|gebouwd|desenvolvid[oa]s?|criad[oa]) (?:by|von|durch|par|por|pela|pelo|da|dal|dalla|door)(?: \S+){0,4} ?$/u;
+const MAKER_CLAUSE = /(?:developed|built|made|created|designed|configured|maintained|entwickelt|gebaut|konfiguriert|eingerichtet|gepflegt|développée?s?|conçue?s?|configurée?s?|entretenue?s?|desarrollad[oa]s?|creado|configurad[oa]s?|mantenid[oa]s?|sviluppat[oa]|realizzat[oa]|configurat[oa]|mantenut[oa]|ontwikkeld|gebouwd|geconfigureerd|onderhouden|desenvolvid[oa]s?|criad[oa]|mantid[oa]) (?:(?:by|von|durch|par|por|pela|pelo|da|dal|dalla|door)(?: \S+){0,4})? ?$/u;
 const MODEL_SUBJECT =
-  /^(?:(?:the|this|our|das|dieses|unser|le|ce|notre|el|este|nuestro|il|questo|nostro|het|dit|ons|o|esse|este|nosso) (?:\p{L}+ )?(?:model|modell|modèle|modelo|modello|system|systeem|système|sistema|software|logiciel|programa|programm|programma|tool|werkzeug|outil|herramienta|strumento|ferramenta) )?(?:(?:is|was|wird|wurde|est|es|fue|è|wordt|werd|é|foi)(?: \p{L}+)?)?$/u;
+  /^(?:(?:the|this|our|der|die|das|dieses|diese|unser|unsere|le|la|l['’]|ce|cette|notre|el|la|este|esta|nuestro|nuestra|il|lo|la|questo|questa|nostro|nostra|het|de|dit|deze|ons|onze|o|a|esse|essa|este|esta|nosso|nossa) ?(?:\p{L}+ )?(?:model|modell|modèle|modelo|modello|system|systeem|système|sistema|software|logiciel|programa|programm|programma|tool|werkzeug|outil|herramienta|strumento|ferramenta|technology|technik|technologie|tecnología|tecnologia|engine|moteur|motor|motore|solution|lösung|solución|soluzione|oplossing|solução|platform|plattform|plateforme|plataforma|piattaforma|\p{L}*verarbeitung|processing|traitement|procesamiento|elaborazione|verwerking|processamento|documentation|dokumentation|documentación|documentazione|documentatie|documentação)(?: [\p{L}-]+){0,3} ?)?(?:(?:is|was|wird|wurde|est|es|fue|è|wordt|werd|é|foi|stammt|kommt|comes|came|vient|viene|proviene|komt|kwam|vem|veio|(?:can|kann|peut|puede|può|kan|pode) (?:be|être|ser|essere|worden)?)(?: \p{L}+)?)?$/u;
 
 /**
  * A named organisation or register the data came from: "from HM Land Registry", "de clientes do
