@@ -486,9 +486,9 @@ function recordSystemNames(d: Discourse): string[] {
 const APPOSITIVE_NAME = /(?:,| called| named| namens| appelé| llamado| chiamato| genaamd| chamado) (\p{Lu}[\p{L}\d]+(?:[ -][\p{Lu}\d][\p{L}\d.]*){0,2})(?=[,;:(]| (?:is|was|ist|est|es|è|é)(?!\p{L}))/uy;
 
 /** Capitalised words that open sentences without naming anything. */
-/** A model or system noun (any case: German capitalises it, compounds end on it), then a name of one or two capitalised words. */
+/** A model noun (any case: German capitalises it; after a hyphen too, "Triage-Modell"), then a capitalised name: CamelCase, or followed by its version. */
 const NAME_AFTER_MODEL_NOUN =
-  /(?<![\p{L}])(?:[\p{L}]+-)?(?:[Mm]odel|[Mm]odell|[Mm]odèle|[Mm]odelo|[Mm]odello|[Aa]lgorithm|[Aa]lgorithmus|[Aa]lgoritme|[Aa]lgoritmo|[Aa]lgorithme|[Cc]hatbot|[Cc]lassifier|[Kk]lassifikator) (\p{Lu}[\p{Ll}\d]+(?:\p{Lu}[\p{L}\d]*)+|\p{Lu}[\p{L}\d]+(?= (?:v(?:ersion|ersie|ersão|ersión|ersione)?\.? ?\d|in der Version|\d)))/gu;
+  /(?<![\p{L}])(?:[Mm]odel|[Mm]odell|[Mm]odèle|[Mm]odelo|[Mm]odello|[Aa]lgorithm|[Aa]lgorithmus|[Aa]lgoritme|[Aa]lgoritmo|[Aa]lgorithme|[Cc]hatbot|[Cc]lassifier|[Kk]lassifikator) (\p{Lu}[\p{Ll}\d]+(?:\p{Lu}[\p{L}\d]*)+|\p{Lu}[\p{L}\d]+(?= (?:v(?:ersion|ersie|ersão|ersión|ersione)?\.? ?\d|in der Version|\d)))/gu;
 const GENERIC_NAME = /^(?:The|This|That|It|Our|We|You|Your|Der|Die|Das|Unser\p{L}*|Le|La|Les|Notre|El|Los|Las|Nuestr\p{L}*|Il|Lo|Gli|Nostr\p{L}*|De|Het|Onze|O|A|Os|As|Noss\p{L}*|AI|KI|IA)$/u;
 
 /** Whether the sentence itself names AI: an AI term, or the page's own name for its AI system. */

@@ -8,8 +8,9 @@
 // quantifiers, every alternative ends on a whole word or an explicit stem (`\p{L}*`).
 
 export interface Lexeme {
-  lower: RegExp | null;
-  exact: RegExp | null;
+  /** One or more regexes: a long word list is split so that no regex passes V8's size limit for optimised code. */
+  lower: readonly RegExp[];
+  exact: readonly RegExp[];
 }
 
 /** Word characters for boundaries: letters of any script and digits. */
@@ -17,9 +18,26 @@ const WORD_START = String.raw`(?<![\p{L}\p{N}])`;
 /** After an elided article ("dall'", "l'") the next word follows at once: that is a word end too. */
 const WORD_END = String.raw`(?:(?<=['’])|(?![\p{L}\p{N}]))`;
 
-function compile(sources: readonly string[] | undefined): RegExp | null {
-  if (sources === undefined || sources.length === 0) return null;
-  return new RegExp(`${WORD_START}(?:${sources.join('|')})${WORD_END}`, 'gu');
+/**
+ * V8 compiles a regex of more than 20 KB of source to bytecode instead of machine code, which ran
+ * AI_TERMS 2.3× slower once it grew past that (21 KB): sources are grouped into regexes of at
+ * most this many characters each.
+ */
+const MAX_SOURCE = 12_000;
+
+function compile(sources: readonly string[] | undefined): RegExp[] {
+  if (sources === undefined || sources.length === 0) return [];
+  const groups: string[][] = [[]];
+  let size = 0;
+  for (const source of sources) {
+    if (size > 0 && size + source.length > MAX_SOURCE) {
+      groups.push([]);
+      size = 0;
+    }
+    groups[groups.length - 1]!.push(source);
+    size += source.length + 1;
+  }
+  return groups.map((group) => new RegExp(`${WORD_START}(?:${group.join('|')})${WORD_END}`, 'gu'));
 }
 
 export function lexeme(spec: { lower?: readonly string[]; exact?: readonly string[] }): Lexeme {
@@ -37,8 +55,7 @@ const MAX_MATCHES = 100;
 /** Every match of the lexeme in `text` (lower-case patterns on `lower`, same length), by position. */
 export function findAll(lexeme: Lexeme, text: string, lower: string, maxMatches = MAX_MATCHES): Span[] {
   const out: Span[] = [];
-  for (const [re, haystack] of [[lexeme.lower, lower], [lexeme.exact, text]] as const) {
-    if (re === null) continue;
+  for (const [re, haystack] of [...lexeme.lower.map((r) => [r, lower] as const), ...lexeme.exact.map((r) => [r, text] as const)]) {
     re.lastIndex = 0;
     for (let count = 0, m = re.exec(haystack); m !== null && count < maxMatches; count++, m = re.exec(haystack)) {
       if (m[0].length === 0) {
@@ -151,8 +168,9 @@ export const AI_TERMS = lexeme({
     // modelo estadístico", "classées par un algorithme", "vom Modell bewertet" is below.
     String.raw`(?:ordenad|clasificad|priorizad|calificad|puntuad|seleccionad|decidid|asignad|ordinat|classificat|valutat|selezionat|decis|assegnat|priorizzat|ordenad|classificad|pontuad|selecionad|atribuíd)[oaie]?s? (?:\p{L}{1,40} ){0,3}?(?:por|da|dal|dallo|pelo|pela) (?:un |una |uno |um |uma |el |il |lo |o |nuestro |nostro |nosso )?(?:\p{L}{1,40} )?(?:modelo|modello|algoritmo)(?:s|i)?(?![\p{L}])|(?:classée?s?|triée?s?|évaluée?s?|notée?s?|sélectionnée?s?|décidée?s?|attribuée?s?|ranked|sorted|prioriti[sz]ed) (?:\p{L}{1,40} ){0,3}?(?:par|by) (?:un |une |le |la |l${A}|notre |an? |the |our )?(?:\p{L}{1,40} )?(?:modèle|algorithme|model|algorithm)s?(?![\p{L}])`,
     // The assessment made by a system or model: "la primera evaluación la hace un sistema de calificación",
-    // "la décision est prise par un logiciel", "the first assessment is carried out by a system".
-    String.raw`(?:la|lo|las|los) (?:hace|hacen|realiza|realizan|efectúa|toma|lleva a cabo) (?:un|una|el|nuestro) (?:sistema|programa|modelo|algoritmo)|(?:est|sont) (?:faite?s?|réalisée?s?|effectuée?s?|prise?s?) par (?:un|le|notre) (?:système|logiciel|programme|modèle|algorithme)|(?:è|viene|vengono|sono) (?:fatt|effettuat|svolt|pres)[aoie] da (?:un|il|lo|il nostro) (?:sistema|software|programma|modello|algoritmo)|(?:é|são) (?:feit|realizad|efetuad|tomad)[ao]s? (?:por um|pelo|pelo nosso) (?:sistema|programa|modelo|algoritmo)|(?:is|are) (?:made|carried out|done|performed|taken) by (?:an? |the |our )?(?:automated |computer )?(?:system|program|programme|model|algorithm)|(?:wird|werden) von (?:einem|unserem|dem) (?:system|programm|modell|algorithmus) (?:getroffen|durchgeführt|vorgenommen)|(?:wordt|worden) (?:gedaan|uitgevoerd|genomen) door (?:een|ons|het) (?:systeem|programma|model|algoritme)`,
+    // "la décision est prise par un logiciel", "the first assessment is carried out by a system". Each
+    // alternative starts on its verb, a rarer word than the article or auxiliary before it.
+    String.raw`(?:hace|hacen|realiza|realizan|efectúa|lleva a cabo) (?:un|una|el|nuestro) (?:sistema|programa|modelo|algoritmo)|(?:faite?s?|réalisée?s?|effectuée?s?|prise?s?) par (?:un|le|notre) (?:système|logiciel|programme|modèle|algorithme)|(?:fatt|effettuat|svolt|pres)[aoie] da (?:un|il|lo|il nostro) (?:sistema|software|programma|modello|algoritmo)|(?:feit|realizad|efetuad|tomad)[ao]s? (?:por um|pelo|pelo nosso) (?:sistema|programa|modelo|algoritmo)|(?:decisions?|assessments?|evaluations?) (?:is|are) (?:made|carried out|done|performed|taken) by (?:an? |the |our )?(?:automated |computer )?(?:system|program|programme|algorithm)|von (?:einem|unserem|dem) (?:system|programm|modell|algorithmus) (?:getroffen|durchgeführt|vorgenommen)|(?:gedaan|uitgevoerd|genomen) door (?:een|ons|het) (?:systeem|programma|model|algoritme)`,
     // The same in German and Dutch order, the participle last: "von einer Software geprüft", "door software gecontroleerd".
     String.raw`(?:von|durch|door) (?:einer |einem |unserer |unserem |onze |de )?(?:software|computerprogramm\p{L}*|computerprogramma) (?:\p{L}{1,40} ){0,3}?(?:geprüft|kontrolliert|ausgewertet|bewertet|analysiert|gecontroleerd|beoordeeld|nagekeken|geanalyseerd)`,
     // Software recommending for the reader: "our software suggests a replacement", "unsere Software schlägt … vor".
