@@ -39,7 +39,7 @@ export const PERSON_WORDS = lexeme({ lower: PERSON });
  * "Fachärztin", "lezersredacteur"): matched from inside the word, with no word start, which
  * keeps the search linear (a leading `\p{L}*` would rescan every word).
  */
-export const PERSON_COMPOUND = /(?<=\p{L})(?:sachbearbeiter|berater|ärzt|arzt|prüfer|anwalt|anwält|redakteur|redacteur|leitung|assistent|medewerker|lehrkraft|lehrkräfte|lehrer|team|adviseur|expert|spezialist|specialist|deskundige|inspecteur|controleur|beoordelaar|kommission|commissie)\p{L}{0,8}(?![\p{L}\p{N}])/gu;
+export const PERSON_COMPOUND = /(?<=\p{L})(?:sachbearbeiter|berater|ärzt|arzt|prüfer|anwalt|anwält|redakteur|redacteur|leitung|assistent|medewerker|lehrkraft|lehrkräfte|lehrer|team|person|docent|adviseur|expert|spezialist|specialist|deskundige|inspecteur|controleur|beoordelaar|kommission|commissie)\p{L}{0,8}(?![\p{L}\p{N}])/gu;
 
 /** Something a review looks at that is a machine, not a person: "checked by an automated system" is no oversight. */
 const MACHINE = String.raw`(?:ai|ia|ki|program\p{L}*|logiciel|informati\p{L}*|informáti\p{L}*|computador|ordinateur|ordenador|rechner|automated|automatic|automatisch\p{L}*|automatique|automático|automatico|automático|artificial|machine|computer|software|algorithm\p{L}*|algoritm\p{L}*|model\p{L}*|system\p{L}*|sistem\p{L}*|système|tools?|bots?|chatbots?|assistant|assistent|asistente|engine|classifier|filters?|sensors?|cameras?|outil|herramienta|strumento|ferramenta)`;
@@ -57,7 +57,7 @@ export const REVIEW = lexeme({
     // German
     String.raw`(?:über|nach|gegen)?prüf(?:t|en|e|st|ung|ungen)|(?:über|nach|gegen)?geprüft|kontroll(?:e|en|iert|ieren|iere)|begutacht\p{L}*|zweit(?:e|en) meinung|zweitmeinung|neubewert\p{L}*|(?:sieht|schaut|sehen|schauen) (?:\p{L}+ ){0,3}?(?:an|nach|durch)|angesehen|angeschaut|freigegeben|freigeben|beaufsichtig\p{L}*|aufsicht|eingreifen|eingriff|gelesen (?:wird|werden|wurde)|(?:sieht|schaut|sehen|schauen) sich (?:\p{L}+ ){0,10}?(?:an|durch)(?![\p{L}])`,
     // French
-    String.raw`vérifi\p{L}*|vérification|revoi[rt]|revoient|revu(?:e|s|es)?|réexam\p{L}*|(?:second|deuxième) avis|contrôl\p{L}*|supervis\p{L}*|relu(?:e|s|es)?|reli[rt]|relisent|relecture|lue? par|repren(?:ne|nent|dre|d|dra)|repris(?:e|es)?|réétudi\p{L}*|valid(?:e|ent|é|ée|és|ées|er|ation)|examin\p{L}*|réévalu\p{L}*|révision|intervention`,
+    String.raw`vérifi\p{L}*|vérification|révis\p{L}*|revoi[rt]|revoient|revu(?:e|s|es)?|réexam\p{L}*|(?:second|deuxième) avis|contrôl\p{L}*|supervis\p{L}*|relu(?:e|s|es)?|reli[rt]|relisent|relecture|lue? par|repren(?:ne|nent|dre|d|dra)|repris(?:e|es)?|réétudi\p{L}*|valid(?:e|ent|é|ée|és|ées|er|ation)|examin\p{L}*|réévalu\p{L}*|révision|intervention`,
     // Spanish
     String.raw`revis(?!ta)\p{L}*|supervis\p{L}*|verific\p{L}*|comprob\p{L}*|leíd[oa]s? por|analiz\p{L}*|vuelve a (?:mirar|analizar|estudiar|valorar)|control(?:a|an|ado|ada|ados|adas|ar|e)|examin\p{L}*|reexamin\p{L}*|reevalu\p{L}*|reconsider\p{L}*|intervención|segunda opinión`,
     // Italian

@@ -132,7 +132,7 @@ export const AI_TERMS = lexeme({
     // stabilire", "the software decides whether"; software that checks, reads, compares or decides
     // automatically a few words on ("Software leest het kenteken … en controleert automatisch",
     // "Een computerprogramma leest … en bepaalt automatisch").
-    String.raw`(?:software|logiciel|programma|programa|programm|computerprogramm\p{L}*|computerprogramma|system|systeem|sistema|système) (?:\p{L}{1,40} ){0,8}?(?:${DECIDES_STRICT}|checks|prüft|vérifie|comprueba|verifica|controlla|controleert|confere|reads|liest|lit|lee|legge|leest|lê|compares|vergleicht|compare|compara|confronta|vergelijkt|bepaalt|bestimmt|détermine|determina) (?:\p{L}{1,40} ){0,6}?(?:automatically|automatisch|automatiquement|automáticamente|automaticamente|in automatico)`,
+    String.raw`(?:software|logiciel|programme|programma|programa|programm|computerprogramm\p{L}*|computerprogramma|system|systeem|sistema|système) (?:\p{L}{1,40} ){0,8}?(?:${DECIDES_STRICT}|checks|prüft|vérifie|comprueba|verifica|controlla|controleert|confere|reads|liest|lit|lee|legge|leest|lê|compares|vergleicht|compare|compara|confronta|vergelijkt|bepaalt|bestimmt|détermine|determina) (?:\p{L}{1,40} ){0,6}?(?:automatically|automatisch|automatiquement|automáticamente|automaticamente|in automatico)`,
     String.raw`(?:automatically|automatisch|automatiquement|automáticamente|automaticamente|in automatico|de forma automática|de forma automatizada) (?:\p{L}{1,40} ){0,2}?(?:by|durch|von|par|por|da|door|pelo|pela) (?:an? |the |our |un |une |una |uma |um |een |einer |einem |unserer |unserem |le |il |lo |o |de |het |onze |notre |nuestro |nostro |nosso )?(?:\p{L}{1,40} ){0,2}?(?:software|logiciel|programa|programm\p{L}*|programma|computer|system|sistema|système|systeem|model|modell|modèle|modelo|modello)(?![\p{L}])`,
     // Decided or examined by an automatic system: "esaminate in prima battuta da un sistema automatico" (not "innaffiate da un sistema automatico").
     String.raw`(?:${DECIDES_STRICT}|esaminat\p{L}*|examined|examinée?s?|examinad[oa]s?|geprüft|verificat\p{L}*|vérifiée?s?|checked|controlad[oa]s?|analisad[oa]s?|beoordeeld) (?:\p{L}{1,40} ){0,4}?(?:by|durch|von|par|por|da|door|pelo|pela) (?:an? |un |une |una |uno |um |uma |een |einem |einen |le |il |el |o |de |het )?(?:(?:automatic|automatisch\p{L}*|automatique|automático|automática|automatico|automatica) (?:system|systeem|système|sistema)|(?:sistema|système|systeem|system) (?:automático|automatico|automatique|automatisch))`,
@@ -176,8 +176,9 @@ export const AI_TERMS = lexeme({
     // Software recommending for the reader: "our software suggests a replacement", "unsere Software schlägt … vor".
     String.raw`(?:our|the|unsere|die|notre|le|nuestro|el|il nostro|il|onze|de|o nosso|o) software (?:automatically |automatisch )?(?:suggests|recommends|picks|chooses|selects|schlägt|empfiehlt|wählt|suggère|recommande|choisit|sugiere|recomienda|elige|suggerisce|consiglia|sceglie|stelt|kiest|beveelt|sugere|recomenda|escolhe)`,
     // An evaluation or check carried out automatically, noun first: "La evaluación de tu solicitud se realiza de
-    // forma automática", "passa attraverso un controllo automatico", "die automatische Prüfung".
-    String.raw`(?:evaluación|evaluation|évaluation|valutazione|avaliação|beoordeling|bewertung|prüfung|análisis|analyse|analisi|análise|verificación|vérification|verifica|verificação|decisión|décision|decisione|decisão|controllo|contrôle|control|controlo|controle) (?:\p{L}{1,40} ){0,6}?(?:de forma|de manera|de manière|de façon|in modo|in maniera) (?:automática|automatizada|automatique|automatisée|automatico|automatizzato|automatica)|(?:controllo|contrôle|control|controlo|controle|verifica|vérification|verificación|verificação) (?:automático|automatico|automatique|automatizado|automatizzato|automatisé|automatizada)|automatische\p{L}* (?:prüfung|kontrolle|bewertung|auswertung|vorauswahl)\p{L}*|automatic (?:check|screening|review|assessment)s?`,
+    // forma automática", "passa attraverso un controllo automatico", "die automatische Prüfung"; not a
+    // device's "controle automático de temperatura".
+    String.raw`(?:evaluación|evaluation|évaluation|valutazione|avaliação|beoordeling|bewertung|prüfung|análisis|analyse|analisi|análise|verificación|vérification|verifica|verificação|decisión|décision|decisione|decisão|controllo|contrôle|control|controlo|controle) (?:\p{L}{1,40} ){0,6}?(?:de forma|de manera|de manière|de façon|in modo|in maniera) (?:automática|automatizada|automatique|automatisée|automatico|automatizzato|automatica)|(?:controllo|contrôle|control|controlo|controle|verifica|vérification|verificación|verificação) (?:automático|automatico|automatique|automatizado|automatizzato|automatisé|automatizada)(?! (?:de|da|do|della|dello|del|delle|du|des|of)(?![\p{L}]))|automatische\p{L}* (?:prüfung|kontrolle|bewertung|auswertung|vorauswahl)\p{L}*|automatic (?:check|screening|review|assessment)s?`,
     // Software examining each case: "Software checks each listing before it goes live", "Eine
     // Software prüft jeden Antrag", "un logiciel examine chaque annonce", "un programa revisa cada
     // solicitud", "un software controlla ogni domanda", "software controleert elke melding", "um
@@ -186,17 +187,17 @@ export const AI_TERMS = lexeme({
     // An algorithm comparing a person's CV or application ("Um algoritmo compara o seu perfil com os requisitos").
     String.raw`(?:algorithm\p{L}*|algorithmes?|algoritm\p{L}*) (?:\p{L}{1,40} ){0,2}?compar\p{L}* (?:\p{L}{1,40} ){0,3}?(?:cv|curriculum|résumé|profile?|perfil|profilo|profiel|lebenslauf|bewerbung|candidatur\p{L}*|applications?|solicitud|domanda|aanvraag|candidatura)`,
     // German
-    String.raw`künstliche\p{L}* intelligenz|maschinelle\p{L}* lernen\p{L}*|sprachmodell\p{L}*|neuronale\p{L}* netz\p{L}*|ki-\p{L}+|automatisierte\p{L}* (?:einzel)?entscheidung\p{L}*`,
+    String.raw`künstliche\p{L}* intelligenz|maschinelle\p{L}* (?:übersetzung\p{L}*|übersetzungssystem\p{L}*|vorübersetzung\p{L}*)|maschinelle\p{L}* lernen\p{L}*|sprachmodell\p{L}*|neuronale\p{L}* netz\p{L}*|ki-\p{L}+|automatisierte\p{L}* (?:einzel)?entscheidung\p{L}*`,
     // French
-    String.raw`intelligence artificielle|apprentissage (?:automatique|profond)|modèles? de langage|réseaux? de neurones|décisions? (?:individuelles? )?automatisées?|agent conversationnel|assistant virtuel`,
+    String.raw`intelligence artificielle|traduction automatique|apprentissage (?:automatique|profond)|modèles? de langage|réseaux? de neurones|décisions? (?:individuelles? )?automatisées?|agent conversationnel|assistant virtuel`,
     // Spanish
-    String.raw`inteligencia artificial|aprendizaje (?:automático|profundo)|modelos? de lenguaje|redes? neuronal(?:es)?|decisi(?:ón|ones) automatizadas?|asistente virtual`,
+    String.raw`inteligencia artificial|traducción automática|aprendizaje (?:automático|profundo)|modelos? de lenguaje|redes? neuronal(?:es)?|decisi(?:ón|ones) automatizadas?|asistente virtual`,
     // Italian
-    String.raw`intelligenza artificiale|apprendimento automatico|modell[oi] (?:linguistic[oi]|di linguaggio)|ret[ei] neural[ei]|decision[ei] automatizzat[ae]|assistente virtuale`,
+    String.raw`intelligenza artificiale|traduzione automatica|apprendimento automatico|modell[oi] (?:linguistic[oi]|di linguaggio)|ret[ei] neural[ei]|decision[ei] automatizzat[ae]|assistente virtuale`,
     // Dutch
-    String.raw`kunstmatige intelligentie|artificiële intelligentie|machinaal leren|taalmodel(?:len)?|neurale netwerken?|geautomatiseerde (?:besluitvorming|beslissingen?)|virtuele assistent`,
+    String.raw`kunstmatige intelligentie|machinevertaling\p{L}*|automatische vertaling\p{L}*|artificiële intelligentie|machinaal leren|taalmodel(?:len)?|neurale netwerken?|geautomatiseerde (?:besluitvorming|beslissingen?)|virtuele assistent`,
     // Portuguese
-    String.raw`inteligência artificial|aprendi(?:zagem|zado) (?:automátic[ao]|de máquina)|modelos? de linguagem|redes? neura(?:l|is)|decis(?:ão|ões) automatizadas?|assistente virtual`,
+    String.raw`inteligência artificial|tradução automática|aprendi(?:zagem|zado) (?:automátic[ao]|de máquina)|modelos? de linguagem|redes? neura(?:l|is)|decis(?:ão|ões) automatizadas?|assistente virtual`,
   ],
   exact: [
     // "AI", "KI", "IA" alone only as a noun in running text: after an article, preposition or

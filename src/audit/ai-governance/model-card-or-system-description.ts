@@ -31,11 +31,11 @@ import { A, AI_TERMS, H, findAll, lexeme } from './lexicon.ts';
 const MODEL_DOCUMENT = [
   String.raw`(?:model|system|ai)${H}cards?|(?:ai|model)${H}fact${H}sheets?|transparency notes?|model details|model documentation`,
   String.raw`(?:ki${H})?(?:modell|system)${H}karten?|modell${H}steckbrief\p{L}*|ki${H}steckbrief\p{L}*|modell${H}dokumentation\p{L}*`,
-  String.raw`(?:fiche|carte)s?(?: techniques?)? (?:du |de |d${A})?(?:modèle|système)|fiche d${A}identité du modèle|documentation du modèle`,
-  String.raw`(?:tarjeta|ficha)s?(?: técnicas?)? (?:del |de |de la )?(?:modelo|sistema)|documentación del modelo`,
-  String.raw`(?:scheda|schede|carta)(?: tecnic[ahe])? (?:del |di |dei )?(?:modello|modelli|sistema)|documentazione del modello`,
+  String.raw`(?:fiche|carte)s? (?:du |de |d${A})?(?:modèle|système)|fiche d${A}identité du modèle|documentation du modèle`,
+  String.raw`(?:tarjeta|ficha)s? (?:del |de |de la )?(?:modelo|sistema)|documentación del modelo`,
+  String.raw`(?:scheda|schede|carta) (?:del |di |dei )?(?:modello|modelli|sistema)|documentazione del modello`,
   String.raw`model${H}?kaart(?:en)?|systeem${H}?kaart(?:en)?|modeldocumentatie`,
-  String.raw`(?:cartão|cartões|ficha|fichas)(?: técnicas?)? (?:do |de )?(?:modelo|sistema)|documentação do modelo`,
+  String.raw`(?:cartão|cartões|ficha|fichas) (?:do |de )?(?:modelo|sistema)|documentação do modelo`,
 ];
 /** A description of "the system": on a page with one AI system of its own, that is the one. */
 const SYSTEM_DOCUMENT = [
@@ -50,7 +50,7 @@ const AI_DOCUMENT = lexeme({ lower: [...MODEL_DOCUMENT, ...SYSTEM_DOCUMENT] });
 const MODEL_DOCUMENT_ONLY = lexeme({
   lower: [
     String.raw`(?:model|system|ai)${H}cards?|(?:ai|model)${H}fact${H}sheets?|transparency notes?|model documentation|(?:ki${H})?modell${H}karten?|(?:modell|ki)${H}steckbrief\p{L}*|modell${H}dokumentation\p{L}*`,
-    String.raw`(?:fiche|carte|tarjeta|ficha|scheda|schede|carta|cartão|cartões)s?(?: (?:techniques?|técnic[ao]s?|tecnic[ahe]))? (?:du |de |d${A}|del |de la |di |dei |do )?(?:modèle|modelo|modello|modelli)|(?:documentation du|documentación del|documentazione del|documentação do) (?:modèle|modelo|modello)|model${H}?kaart(?:en)?|modeldocumentatie`,
+    String.raw`(?:fiche|carte|tarjeta|ficha|scheda|schede|carta|cartão|cartões)s? (?:du |de |d${A}|del |de la |di |dei |do )?(?:modèle|modelo|modello|modelli)|(?:documentation du|documentación del|documentazione del|documentação do) (?:modèle|modelo|modello)|model${H}?kaart(?:en)?|modeldocumentatie`,
   ],
 });
 
@@ -68,12 +68,19 @@ const DOCUMENTATION = lexeme({
 });
 
 /**
- * A product's data sheet ("fiche technique", "Datenblatt"): documentation of the AI system only
- * when its own name says so ("Fiche technique de l'assistant Volta (PDF)"), not by where it sits.
+ * A product's data sheet ("fiche technique", "Datenblatt", "scheda tecnica del modello"): the
+ * documentation of the AI system only when the rest of its name names it ("Fiche technique de
+ * l'assistant Volta (PDF)", "Ficha técnica do modelo – Assistente de Respostas"), not a car's
+ * "Scheda tecnica del modello Ventura Hybrid", and not by where it sits.
  */
 const DATA_SHEET = lexeme({
-  lower: [String.raw`technical (?:data ?)?sheets?|(?:technisches )?datenblatt\p{L}*|fiches? techniques?|fichas? técnicas?|schede? tecnich?[ae]|technische fiches?|ficha técnica`],
+  lower: [
+    String.raw`(?:technical (?:data ?)?sheets?|(?:technisches )?datenblatt\p{L}*|fiches? techniques?|fichas? técnicas?|sched[ae] tecnic(?:a|he)|technische fiches?)(?: (?:of the |du |de |d${A}|del |de la |di |dei |do |da |van het )?(?:model|modèle|modelo|modello|modelli|modells|système|sistema|systeem|system))?`,
+  ],
 });
+
+/** A model named by what it predicts ("del modello di previsione", "del modelo de calificación"): a statistical model, not a product's. */
+const ML_TASK = /^\s*(?:de|di|of|for|do|da|du|für|voor) (?:la |le |l['’])?(?:calificación|puntuación|previsión|predicción|clasificación|detección|riesgo|scoring|previsione|predizione|punteggio|classificazione|rilevamento|rischio|prévision|prédiction|notation|classification|détection|risque|forecast\p{L}*|prediction|classification|detection|risk|pontuação|previsão|classificação|detecção|risco|voorspelling|classificatie|detectie|risico|vorhersage|prognose|klassifikation|erkennung|risiko)(?![\p{L}])/u;
 
 /** What makes generic documentation about the AI system: AI, a model, an algorithm. */
 const ABOUT_AI = lexeme({
@@ -158,7 +165,12 @@ function namesDocument(d: Discourse, link: Link): boolean {
   const href = link.href.toLowerCase();
   const specific = findAll(AI_DOCUMENT, link.text, lower).length > 0 || AI_DOCUMENT_HREF.test(href);
   const dataSheet = !specific && findAll(DOCUMENTATION, link.text, lower).length === 0 && !DOCUMENTATION_HREF.test(href);
-  if (dataSheet && (findAll(DATA_SHEET, link.text, lower).length === 0 || !aboutAi(d, link.text, lower))) return false;
+  if (dataSheet) {
+    const sheet = findAll(DATA_SHEET, link.text, lower)[0];
+    if (sheet === undefined) return false;
+    const rest = `${link.text.slice(0, sheet.start)} ${link.text.slice(sheet.end)}`;
+    if (!aboutAi(d, rest, rest.toLowerCase()) && !ML_TASK.test(rest.toLowerCase())) return false;
+  }
   const sentence = linkSentence(d, link);
   if (sentence !== undefined && negated(d, sentence, link)) return false;
   return specific || aboutAi(d, link.text, lower) || (sentence !== undefined && isAiSentence(d, sentence));

@@ -493,6 +493,12 @@ function companyAt(corpus: Corpus, from: number, to: number, bareNameCounts: boo
       return { start: from + nameStart, end: from + m.index + clean.length, legal: true };
     }
     if (TRADE_WORD.test(clean.replace(/\.$/u, ''))) return { start: from + nameStart, end: from + m.index + clean.replace(/\.$/u, '').length, legal: true };
+    // "van het Leuvense bedrijf Taalkern": a capitalised adjective, then the company noun; the name follows.
+    if (COMPANY_NOUN.test(clean.toLowerCase())) {
+      companyNoun = true;
+      nameStart = -1;
+      continue;
+    }
     if (/^\p{Lu}/u.test(clean) || /^(?:&|and|und|et|y|e|en|of|de|da|di|do|dos|das|del|della)$/u.test(clean)) {
       if (++nameWords > 6) break;
       if (/^\p{Lu}/u.test(clean)) nameEnd = m.index + clean.length;

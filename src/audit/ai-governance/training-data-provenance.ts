@@ -61,7 +61,7 @@ const AGENT = String.raw`(?:(?:by|von|durch|par|por|pel[oa]s?|dal|dalla|dall${A}
  * What may stand between a training verb and its preposition: its agent, up to three words, a
  * purpose and a year ("trained the current model in 2024 on", "fine-tuned the model for this task on").
  */
-const TRAIN_GAP = String.raw`${AGENT}(?:[\p{L}'’-]+ ){0,3}?(?:for (?:this|the|that|our|its) (?:\p{L}+ )?(?:task|purpose|job|use|role)s? )?(?:(?:in|im|en|nel|em) (?:\d{4}|\p{L}+ \d{4}) )?`;
+const TRAIN_GAP = String.raw`${AGENT}(?:[\p{L}\d.'’-]+ ){0,3}?(?:for (?:this|the|that|our|its) (?:\p{L}+ )?(?:task|purpose|job|use|role)s? )?(?:(?:in|im|en|nel|em) (?:\d{4}|\p{L}+ \d{4}) )?`;
 const TRAIN_FORWARD = lexeme({ lower: [String.raw`(?:${TRAIN_VERB}) ${TRAIN_GAP}(?:${DATA_PREP})`] });
 const TRAIN_VERB_ONLY = lexeme({ lower: [TRAIN_VERB] });
 /** "X are used to train the model": the data is the clause before the cue. */
@@ -194,7 +194,7 @@ const PRONOUN_OBJECT = /^(?:lo|la|l['’]) ?(?:hemos|han|ha|abbiamo|hanno|avons|
  * who labelled the data, not where the data came from.
  */
 /** Departments, channels and archives an organisation's own data comes from. */
-const OWN_PLACE = String.raw`(?:services?|servicio|servizio|serviço|dienst|departments?|départements?|departamentos?|dipartiment[oi]|afdeling\p{L}*|archiv\p{L}*|arquivos?|archivos?|bases? de (?:données|datos|dados)|banca dati|registr\p{L}*|centr[eo]s?|cent(?:er|re)s?|help ?desk|apoio|atención|assistenza|klantenservice|balcão|sportell[oi]|portal\p{L}*|platforms?|plateformes?|plataformas?|piattaform[ae]|sites?|sitio|sito|website|apps?|applications?|aplicación|aplicação|applicazione|agências|agences|agencias|agenzie|filiales?|filiali|filialen|branches|sucursales|lojas|stores|magasins|tiendas|negozi|winkels|clínicas|cliniques|cliniche|klinieken|hospitais|hôpitaux|hospitales|ospedali|ziekenhuizen|farmácias|pharmacies|farmacias|farmacie|apotheken)(?![\p{L}])`;
+const OWN_PLACE = String.raw`(?:services?|servicio|servizio|serviço|dienst|departments?|départements?|departamentos?|dipartiment[oi]|afdeling\p{L}*|archiv\p{L}*|arquivos?|archivos?|bases? de (?:données|datos|dados)|banca dati|registr\p{L}*|centr[eo]s?|cent(?:er|re)s?|help ?desk|apoio|atención|assistenza|klantenservice|balcão|sportell[oi]|portal\p{L}*|platforms?|plateformes?|plataformas?|piattaform[ae]|sites?|sitio|sito|website|apps?|applications?|aplicación|aplicação|applicazione|agências|agences|agencias|agenzie|filiales?|filiali|filialen|branches|sucursales|lojas?|stores?|shops?|magasins?|boutiques?|tiendas?|negozi|negozio|winkels?|clínicas|cliniques|cliniche|klinieken|hospitais|hôpitaux|hospitales|ospedali|ziekenhuizen|farmácias|pharmacies|farmacias|farmacie|apotheken)(?![\p{L}])`;
 
 const SOURCE = lexeme({
   lower: [
@@ -218,7 +218,7 @@ const SOURCE = lexeme({
     // Spanish
     String.raw`(?:cedid|facilitad|proporcionad|suministrad|obtenid|recopilad|recogid|adquirid|extraíd|donad|aportad|compartid|registrad|licenciad|recolectad|capturad)[oa]s? (?:\p{L}+ ){0,3}?(?:por|de|del|en|a partir|durante|bajo|mediante|desde)|procedentes? de|provien(?:e|en) de|bajo licencia|dominio público|(?:de|en) (?:\p{L}+ ){0,2}?nuestr[oa]s? propi[oa]s?|(?:de|del|en) (?:la |los |las |el )?propi[oa]s? [\p{L}-]{3,}|(?:archivos?|registros?|bases? de datos) (?:\p{L}+ ){0,2}?públic\p{L}*`,
     // Italian
-    String.raw`(?:provenient|fornit|raccolt|ottenut|acquisit|estratt|donat|condivis|concess|cedut|registrat|licenziat|messi a disposizione|messe a disposizione|mess[oa] a disposizione)\p{L}{0,2} (?:\p{L}+ ){0,3}?(?:da|dal|dalla|dall${A}|dai|dagli|dalle|durante|in|nel|nella|nelle|nei|presso|su|sotto|tramite)|provenient[ie] d|proven(?:gono|ga|gano) (?:\p{L}+ ){0,2}?(?:da|dal|dalla|dall${A}|dai|dagli|dalle)|proviene (?:\p{L}+ ){0,2}?(?:da|dal|dalla|dall${A}|dai|dagli|dalle)|in licenza|pubblico dominio|archivi[o]? pubblic[oi]|banche dati|(?:dei|delle|dai|dalle|nei|nelle) (?:\p{L}+ ){0,1}?(?:nostri|nostre|propri|proprie) \p{L}+`,
+    String.raw`(?:provenient|fornit|raccolt|ottenut|acquisit|estratt|donat|condivis|concess|cedut|registrat|licenziat|messi a disposizione|messe a disposizione|mess[oa] a disposizione)\p{L}{0,2} (?:\p{L}+ ){0,3}?(?:da|dal|dalla|dall${A}|dai|dagli|dalle|durante|in|nel|nella|nelle|nei|presso|su|sotto|tramite)|provenient[ie] d|proven(?:gono|ga|gano) (?:\p{L}+ ){0,2}?(?:da|dal|dalla|dall${A}|dai|dagli|dalle)|proviene (?:\p{L}+ ){0,2}?(?:da|dal|dalla|dall${A}|dai|dagli|dalle)|in licenza|pubblico dominio|archivi[o]? pubblic[oi]|banche dati|(?:dai|dalle|nei|nelle) (?:\p{L}+ ){0,1}?(?:nostri|nostre|propri|proprie) \p{L}+|(?:dei|delle) (?:\p{L}+ ){0,1}?(?:nostri|nostre|propri|proprie) ${OWN_PLACE}`,
     // Dutch
     String.raw`(?:kom(?:en|t)|kwamen|afkomstig) (?:\p{L}+ ){0,3}?(?:uit|van)|beschikbaar gesteld|ter beschikking gesteld|aangeleverd|verzameld|verstrekt|gedeeld|gedoneerd|gelicentieerd|verkregen|ingekocht|overgenomen|(?:uit|van) (?:\p{L}+ ){0,2}?eigen|onder licentie|publiek domein|openbare (?:\p{L}+ ){0,1}?(?:archieven|archief|registers?|databank|dataset)`,
     // Portuguese
@@ -609,7 +609,7 @@ function endsOnColon(s: Sentence): boolean {
  */
 const MADE_FROM = lexeme({
   lower: [
-    String.raw`(?:developed|built|created|constructed|derived|entwickelt|erstellt|aufgebaut|gebaut|abgeleitet|développée?s?|construite?s?|conçue?s?|créée?s?|desarrollad[oa]s?|construid[oa]s?|cread[oa]s?|sviluppat[oaie]|costruit[oaie]|creat[oaie]|ontwikkeld|gebouwd|opgebouwd|gemaakt|desenvolvid[oa]s?|construíd[oa]s?|criad[oa]s?|(?:construy|desarroll)(?:ó|eron)|cre(?:ó|aron)|construiu|desenvolveu|costruì|sviluppò) ${AGENT}(?:[\p{L}-]+ ){0,2}?(?:from|out of|with|using|mit|avec|con|met|com|on the basis of|aus|auf (?:der )?(?:basis|grundlage) (?:von|des|der|unserer|unseres)|à partir d(?:e|es|u|${A})|sur la base d(?:e|es|u|${A})|a partir d(?:e|el|o|a|os|as)|sobre la base de|con base en|a partire d(?:a|al|allo|alla|ai|agli|alle|all${A})|sulla base d(?:i|ei|el|ella|egli|elle)|uit|op (?:basis|grond) van|com base n(?:o|a|os|as)|com base em)`,
+    String.raw`(?:developed|built|created|constructed|derived|entwickelt|erstellt|aufgebaut|gebaut|abgeleitet|développée?s?|construite?s?|conçue?s?|créée?s?|desarrollad[oa]s?|construid[oa]s?|cread[oa]s?|sviluppat[oaie]|costruit[oaie]|creat[oaie]|ontwikkeld|gebouwd|opgebouwd|gemaakt|desenvolvid[oa]s?|construíd[oa]s?|criad[oa]s?|(?:construy|desarroll)(?:ó|eron)|cre(?:ó|aron)|construiu|desenvolveu|costruì|sviluppò) (?:[\p{L}-]+ )?${AGENT}(?:[\p{L}-]+ ){0,2}?(?:from|out of|with|using|mit|avec|con|met|com|on the basis of|aus|auf (?:der )?(?:basis|grundlage) (?:von|des|der|unserer|unseres)|à partir d(?:e|es|u|${A})|sur la base d(?:e|es|u|${A})|a partir d(?:e|el|o|a|os|as)|sobre la base de|con base en|a partire d(?:a|al|allo|alla|ai|agli|alle|all${A})|sulla base d(?:i|ei|el|ella|egli|elle)|uit|op (?:basis|grond) van|com base n(?:o|a|os|as)|com base em)`,
   ],
 });
 /** The model is what was made: a model, system or algorithm named before the participle. */
@@ -713,7 +713,7 @@ function categoryIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSecti
  */
 function sourceIn(d: Discourse, s: Sentence, objectFrom?: number): Hit | undefined {
   return [...hitsIn(s, SOURCE), ...hitsIn(s, SOURCE_ADJECTIVE), ...namedOrigins(d, s, objectFrom)].find(
-    (hit) => !isNegated(d, s, hit.start, hit.end) && !aboutTheMaker(d, s, hit) && !onlyWhen(d, hit) && !resultsPublished(d, s, hit),
+    (hit) => !isNegated(d, s, hit.start, hit.end) && !aboutTheMaker(d, s, hit) && !onlyWhen(d, hit) && !resultsPublished(d, s, hit) && !evaluationCarriedOut(d, s, hit),
   );
 }
 
@@ -731,6 +731,14 @@ function onlyWhen(d: Discourse, hit: Hit): boolean {
 function resultsPublished(d: Discourse, s: Sentence, hit: Hit): boolean {
   return PUBLISHED.test(d.corpus.lower.slice(hit.start, hit.end)) && RESULTS.test(d.corpus.lower.slice(s.start, hit.start));
 }
+/**
+ * An evaluation carried out by someone says who tested the model, not where data came from: "a
+ * partir de uma avaliação clínica interna conduzida pela Direção Clínica".
+ */
+function evaluationCarriedOut(d: Discourse, s: Sentence, hit: Hit): boolean {
+  return CARRIED_OUT.test(d.corpus.lower.slice(hit.start, hit.end)) && RESULTS.test(d.corpus.lower.slice(Math.max(s.start, hit.start - 60), hit.start));
+}
+const CARRIED_OUT = /^(?:carried out|conducted|performed|durchgeführt|réalisée?s?|effectuée?s?|menée?s?|conduite?s?|realizad|efectuad|efetuad|llevad|conducid|conduzid|effettuat|svolt|condott|eseguit|uitgevoerd)/u;
 const PUBLISHED = /^(?:published|posted|veröffentlicht|publié|publicad|pubblicat|gepubliceerd)/u;
 const RESULTS = /(?:results?|tests?|evaluations?|ergebnisse|résultats?|resultados?|testes|pruebas|risultati|resultaten|evaluaties|avalia(?:ção|ções)|evaluaci(?:ón|ones)|valutazion[ei]|évaluations?)(?![\p{L}])/u;
 
@@ -751,7 +759,7 @@ function aboutTheMaker(d: Discourse, s: Sentence, hit: Hit): boolean {
 const MAKER_REACH = 40;
 const MAKER_CLAUSE = /(?:developed|built|made|created|designed|configured|maintained|entwickelt|gebaut|konfiguriert|eingerichtet|gepflegt|développée?s?|conçue?s?|configurée?s?|entretenue?s?|desarrollad[oa]s?|creado|configurad[oa]s?|mantenid[oa]s?|sviluppat[oa]|realizzat[oa]|configurat[oa]|mantenut[oa]|ontwikkeld|gebouwd|geconfigureerd|onderhouden|desenvolvid[oa]s?|criad[oa]|mantid[oa]) (?:(?:by|von|durch|par|por|pela|pelo|da|dal|dalla|door)(?: \S+){0,4})? ?$/u;
 const MODEL_SUBJECT =
-  /^(?:(?:the|this|our|der|die|das|dieses|diese|unser|unsere|le|la|l['’]|ce|cette|notre|el|la|este|esta|nuestro|nuestra|il|lo|la|questo|questa|nostro|nostra|het|de|dit|deze|ons|onze|o|a|esse|essa|este|esta|nosso|nossa) ?(?:\p{L}+ )?(?:model|modell|modèle|modelo|modello|system|systeem|système|sistema|software|logiciel|programa|programm|programma|tool|werkzeug|outil|herramienta|strumento|ferramenta|technology|technik|technologie|tecnología|tecnologia|engine|moteur|motor|motore|solution|lösung|solución|soluzione|oplossing|solução|platform|plattform|plateforme|plataforma|piattaforma|\p{L}*verarbeitung|processing|traitement|procesamiento|elaborazione|verwerking|processamento|documentation|dokumentation|documentación|documentazione|documentatie|documentação)(?: [\p{L}-]+){0,3} ?)?(?:(?:is|was|wird|wurde|est|es|fue|è|wordt|werd|é|foi|stammt|kommt|comes|came|vient|viene|proviene|komt|kwam|vem|veio|(?:can|kann|peut|puede|può|kan|pode) (?:be|être|ser|essere|worden)?)(?: \p{L}+)?)?$/u;
+  /^(?:(?:the|this|our|an?|ein|eine|une?|una|uno|um|uma|een|der|die|das|dieses|diese|unser|unsere|le|la|l['’]|ce|cette|notre|el|la|este|esta|nuestro|nuestra|il|lo|la|questo|questa|nostro|nostra|het|de|dit|deze|ons|onze|o|a|esse|essa|este|esta|nosso|nossa) ?(?:\p{L}+ )?(?:model|modell|modèle|modelo|modello|system|systeem|système|sistema|software|logiciel|programa|programm|programma|tool|werkzeug|outil|herramienta|strumento|ferramenta|technology|technik|technologie|tecnología|tecnologia|engine|moteur|motor|motore|solution|lösung|solución|soluzione|oplossing|solução|platform|plattform|plateforme|plataforma|piattaforma|\p{L}*verarbeitung|processing|traitement|procesamiento|elaborazione|verwerking|processamento|documentation|dokumentation|documentación|documentazione|documentatie|documentação|description|beschreibung|descripción|descrizione|beschrijving|descrição)(?: [\p{L}-]+){0,4} ?)?(?:(?:is|was|wird|wurde|est|es|fue|è|wordt|werd|é|foi|stammt|kommt|comes|came|vient|viene|proviene|komt|kwam|vem|veio|(?:can|kann|peut|puede|può|kan|pode) (?:be|être|ser|essere|worden)?)(?: \p{L}+)?)?$/u;
 
 /**
  * A named organisation or register the data came from: "from HM Land Registry", "de clientes do
@@ -762,7 +770,7 @@ const NAMED_NAME = String.raw`(\p{Lu}[\p{L}\d&.'’-]*(?: \p{Lu}[\p{L}\d&.'’-]
 /** "from" itself, in the languages that do not capitalise common nouns (German does: no name can be told there). */
 const FROM_NAME = new RegExp(String.raw`(?<![\p{L}\d])(?:from|uit|desde)(?: (?:the|het|de|el|la|los|las))? ${NAMED_NAME}`, 'gu');
 /** The genitives that also say "from" in the training object: "des", "del", "do", "da", "van", "di" … */
-const OF_NAME = new RegExp(String.raw`(?<![\p{L}\d])(?:from|uit|desde|des|du|de|del|dal|dalla|dai|dagli|dalle|di|della|dello|dei|degli|delle|do|da|dos|das|van)(?: (?:the|la|le|les|el|los|las|il|lo|gli|o|a|os|as|het|de))? ${NAMED_NAME}`, 'gu');
+const OF_NAME = new RegExp(String.raw`(?<![\p{L}\d])(?:(?:from|uit|desde|des|du|de|del|dal|dalla|dai|dagli|dalle|di|della|dello|dei|degli|delle|do|da|dos|das|van)(?: (?:the|la|le|les|el|los|las|il|lo|gli|o|a|os|as|het|de))? |(?:dell|dall|d)['’])${NAMED_NAME}`, 'gu');
 const MONTH_OR_DAY = /^(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Januar|Februar|März|Juni|Juli|Oktober|Dezember|Janvier|Février|Mars|Avril|Mai|Juin|Juillet|Août|Septembre|Octobre|Novembre|Décembre|Enero|Febrero|Marzo|Abril|Mayo|Junio|Julio|Agosto|Septiembre|Octubre|Noviembre|Diciembre|Gennaio|Febbraio|Aprile|Maggio|Giugno|Luglio|Settembre|Ottobre|Dicembre|Januari|Februari|Maart|Mei|Augustus|Janeiro|Fevereiro|Março|Maio|Junho|Julho|Setembro|Outubro|Novembro|Dezembro)$/u;
 
 const LEVEL_CODE = /^\p{Lu}\d+$/u;
