@@ -11,7 +11,7 @@
 import type { Element } from 'domhandler';
 import type { Link, Page } from '../page.ts';
 import { corpusOf, type Corpus, type Hit } from './evidence.ts';
-import { AGENCY_CREDIT, AI_TERMS, DETERMINER, EDITORIAL_MARK, NOT_A_NEGATION, negationFor, SYSTEM_NAME_DECLARATION, UNASSERTED, WITHOUT, findAll, type Lexeme } from './lexicon.ts';
+import { AGENCY_CREDIT, AI_TERMS, DETERMINER, EDITORIAL_MARK, NOT_A_NEGATION, negationFor, SYSTEM_NAME_DECLARATION, SYSTEM_NOUNS, UNASSERTED, WITHOUT, findAll, type Lexeme } from './lexicon.ts';
 
 export interface Section {
   /** The heading sentence, or null for a landmark's untitled start. */
@@ -449,7 +449,17 @@ function findSystemNames(sentences: readonly Sentence[]): string[] {
     NAME_AFTER_MODEL_NOUN.lastIndex = 0;
     for (let m = NAME_AFTER_MODEL_NOUN.exec(s.text); m !== null && names.size < MAX_SYSTEM_NAMES; m = NAME_AFTER_MODEL_NOUN.exec(s.text)) add(m[1]!);
     const terms = hitsIn(s, AI_TERMS);
-    if (terms.length === 0) continue;
+    if (terms.length === 0) {
+      // Without an AI word, a name declared as a program, assistant or tool: "Scout is a computer
+      // program, not a person", "Our chat assistant, Scout".
+      SYSTEM_NAME_DECLARATION.lastIndex = 0;
+      for (let m = SYSTEM_NAME_DECLARATION.exec(s.text); m !== null && names.size < MAX_SYSTEM_NAMES; m = SYSTEM_NAME_DECLARATION.exec(s.text)) {
+        if (SYSTEM_NOUN_AFTER.test(s.lower.slice(m.index + m[0].length, m.index + m[0].length + 40))) add((Object.values(m.groups ?? {}).find((group) => group !== undefined) ?? '').trim());
+      }
+      SYSTEM_NOUN_THEN_NAME.lastIndex = 0;
+      for (let m = SYSTEM_NOUN_THEN_NAME.exec(s.text); m !== null && names.size < MAX_SYSTEM_NAMES; m = SYSTEM_NOUN_THEN_NAME.exec(s.text)) add(m[1]!);
+      continue;
+    }
     // The name in apposition right after the AI term: "a clinical language model, MedLex 2.4, built by …".
     for (const term of terms) {
       APPOSITIVE_NAME.lastIndex = term.end - s.start;
@@ -489,6 +499,15 @@ const APPOSITIVE_NAME = /(?:,| called| named| namens| appelé| llamado| chiamato
 /** A model noun (any case: German capitalises it; after a hyphen too, "Triage-Modell"), then a capitalised name: CamelCase, or followed by its version. */
 const NAME_AFTER_MODEL_NOUN =
   /(?<![\p{L}])(?:[Mm]odel|[Mm]odell|[Mm]odèle|[Mm]odelo|[Mm]odello|[Aa]lgorithm|[Aa]lgorithmus|[Aa]lgoritme|[Aa]lgoritmo|[Aa]lgorithme|[Cc]hatbot|[Cc]lassifier|[Kk]lassifikator) (\p{Lu}[\p{Ll}\d]+(?:\p{Lu}[\p{L}\d]*)+|\p{Lu}[\p{L}\d]+(?= (?:v(?:ersion|ersie|ersão|ersión|ersione)?\.? ?\d|in der Version|\d)))/gu;
+/**
+ * A system noun that is no person: an assistant only as a chat, virtual or digital one ("a shop
+ * assistant" is a person, "un asistente virtual" is not).
+ */
+const MACHINE_NOUN = String.raw`(?:chat|virtual|digital|automated|conversational|virtuel\p{L}*|virtual|virtuale|virtuele|virtuell\p{L}*|digitale?r?|chat-) ?(?:assistant|assistent\p{L}*|asistente|assistente)|(?:assistant|assistent\p{L}*|asistente|assistente) (?:virtuel\p{L}*|virtual|virtuale|digital\p{L}*|conversationnel)|${SYSTEM_NOUNS.split('|').filter((noun) => !/^as+ist/u.test(noun)).join('|')}`;
+/** A system noun within the first words after a declaration's article ("a computer program", "un asistente virtual"). */
+const SYSTEM_NOUN_AFTER = new RegExp(String.raw`^(?:[\p{L}-]+ ){0,2}?(?:${MACHINE_NOUN})(?![\p{L}])`, 'u');
+/** "chat assistant, Scout", "assistente virtuale, Alba": a machine noun, a comma, then a name ending the phrase. */
+const SYSTEM_NOUN_THEN_NAME = new RegExp(String.raw`(?<![\p{L}])(?:${MACHINE_NOUN}), (\p{Lu}[\p{L}\d]+)(?=$|[,.;:!?)])`, 'gu');
 const GENERIC_NAME = /^(?:The|This|That|It|Our|We|You|Your|Der|Die|Das|Unser\p{L}*|Le|La|Les|Notre|El|Los|Las|Nuestr\p{L}*|Il|Lo|Gli|Nostr\p{L}*|De|Het|Onze|O|A|Os|As|Noss\p{L}*|AI|KI|IA)$/u;
 
 /** Whether the sentence itself names AI: an AI term, or the page's own name for its AI system. */
