@@ -10,7 +10,7 @@ import { aiSetNames, loadAiSet } from '../../../bench/accuracy-ai-governance.ts'
 const SETS_DIR = path.resolve(import.meta.dirname, '../../fixtures/ai-governance/accuracy');
 const sets = fs.readdirSync(SETS_DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 
-const MULTILINGUAL = ['multilingual-dev', 'multilingual-test', 'multilingual-test2', 'multilingual-test3', 'multilingual-test4', 'multilingual-test5', 'multilingual-test6', 'multilingual-test7', 'multilingual-test8', 'multilingual-test9', 'multilingual-test10'];
+const MULTILINGUAL = ['multilingual-dev', 'multilingual-test', 'multilingual-test2', 'multilingual-test3', 'multilingual-test4', 'multilingual-test5', 'multilingual-test6', 'multilingual-test7', 'multilingual-test8', 'multilingual-test9', 'multilingual-test10', 'multilingual-test11'];
 
 test('the sets are there, the multilingual ones with 70 pages each in seven languages', () => {
   for (const set of ['dev', 'test', 'test2', ...MULTILINGUAL]) assert.ok(sets.includes(set), set);
