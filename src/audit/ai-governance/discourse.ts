@@ -619,8 +619,19 @@ export function isNegated(discourse: Discourse, s: Sentence, start: number, end:
   if (findAll(UNASSERTED, window, window).some((hit) => asks(hit) && !window.slice(hit.end, cue).includes(','))) return true;
   const negations = findAll(discourse.negation, window, window).length - findAll(NOT_A_NEGATION, window, window).length;
   const without = findAll(WITHOUT, window, window).length > 0;
-  return negations > 0 ? !without : without;
+  if (negations > 0 ? !without : without) return true;
+  // German and Dutch put the negation of using something at the clause's end: "Einen Chatbot oder
+  // eine KI … setzen wir bewusst nicht ein", "Een chatbot gebruiken wij niet".
+  return (discourse.lang === 'de' || discourse.lang === 'nl') && USE_NOT_AT_END.test(clauseAfter(discourse, s, end));
 }
+
+/** The rest of the clause after `end`, up to its break or the sentence's end. */
+function clauseAfter(discourse: Discourse, s: Sentence, end: number): string {
+  const rest = discourse.corpus.lower.slice(end, Math.min(s.end, end + NEGATION_REACH * 2));
+  const stop = rest.search(/[,:;–—(]/u);
+  return stop < 0 ? rest : rest.slice(0, stop);
+}
+const USE_NOT_AT_END = /(?:^|\s)(?:setzen|setzt|nutzen|nutzt|verwenden|verwendet|benutzen|benutzt|gebruiken|gebruikt|zetten|zet) (?:\p{L}+ ){0,3}?(?:nicht|niet)(?: (?:ein|in))?\s*[.!]?\s*$/u;
 
 /**
  * The hits of a lexeme inside a sentence, as corpus offsets. The lexeme runs once over the whole

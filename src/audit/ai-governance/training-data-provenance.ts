@@ -713,7 +713,7 @@ function categoryIn(d: Discourse, s: Sentence, finalVerb: boolean, trainingSecti
  */
 function sourceIn(d: Discourse, s: Sentence, objectFrom?: number): Hit | undefined {
   return [...hitsIn(s, SOURCE), ...hitsIn(s, SOURCE_ADJECTIVE), ...namedOrigins(d, s, objectFrom)].find(
-    (hit) => !isNegated(d, s, hit.start, hit.end) && !aboutTheMaker(d, s, hit) && !onlyWhen(d, hit) && !resultsPublished(d, s, hit) && !evaluationCarriedOut(d, s, hit),
+    (hit) => !isNegated(d, s, hit.start, hit.end) && !aboutTheMaker(d, s, hit) && !onlyWhen(d, hit) && !resultsPublished(d, s, hit) && !evaluationCarriedOut(d, s, hit) && !ACCORDING_TO.test(d.corpus.lower.slice(Math.max(s.start, hit.start - 40), hit.start)),
   );
 }
 
@@ -738,6 +738,8 @@ function resultsPublished(d: Discourse, s: Sentence, hit: Hit): boolean {
 function evaluationCarriedOut(d: Discourse, s: Sentence, hit: Hit): boolean {
   return CARRIED_OUT.test(d.corpus.lower.slice(hit.start, hit.end)) && RESULTS.test(d.corpus.lower.slice(Math.max(s.start, hit.start - 60), hit.start));
 }
+/** "Secondo le informazioni fornite dal produttore": who says so, not where the data came from. */
+const ACCORDING_TO = /(?:^|[^\p{L}])(?:according to|laut|gemäß|selon|d['’]après|según|de acuerdo con|secondo|stando a|volgens|segundo|de acordo com)(?:\s+\S+){0,4}\s*$/u;
 const CARRIED_OUT = /^(?:carried out|conducted|performed|durchgeführt|réalisée?s?|effectuée?s?|menée?s?|conduite?s?|realizad|efectuad|efetuad|llevad|conducid|conduzid|effettuat|svolt|condott|eseguit|uitgevoerd)/u;
 const PUBLISHED = /^(?:published|posted|veröffentlicht|publié|publicad|pubblicat|gepubliceerd)/u;
 const RESULTS = /(?:results?|tests?|evaluations?|ergebnisse|résultats?|resultados?|testes|pruebas|risultati|resultaten|evaluaties|avalia(?:ção|ções)|evaluaci(?:ón|ones)|valutazion[ei]|évaluations?)(?![\p{L}])/u;
@@ -774,6 +776,8 @@ const OF_NAME = new RegExp(String.raw`(?<![\p{L}\d])(?:(?:from|uit|desde|des|du|
 const MONTH_OR_DAY = /^(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Januar|Februar|März|Juni|Juli|Oktober|Dezember|Janvier|Février|Mars|Avril|Mai|Juin|Juillet|Août|Septembre|Octobre|Novembre|Décembre|Enero|Febrero|Marzo|Abril|Mayo|Junio|Julio|Agosto|Septiembre|Octubre|Noviembre|Diciembre|Gennaio|Febbraio|Aprile|Maggio|Giugno|Luglio|Settembre|Ottobre|Dicembre|Januari|Februari|Maart|Mei|Augustus|Janeiro|Fevereiro|Março|Maio|Junho|Julho|Setembro|Outubro|Novembro|Dezembro)$/u;
 
 const LEVEL_CODE = /^\p{Lu}\d+$/u;
+/** A roman numeral or a single letter names no one either ("fototipi da I a V"). */
+const ROMAN = /^(?:[IVXLC]+|\p{Lu})$/u;
 
 function namedOrigins(d: Discourse, s: Sentence, objectFrom: number | undefined): Hit[] {
   const out: Hit[] = objectFrom === undefined ? [] : ownedOrigins(d, s, objectFrom);
@@ -783,7 +787,7 @@ function namedOrigins(d: Discourse, s: Sentence, objectFrom: number | undefined)
   for (let m = re.exec(s.text); m !== null && out.length < 4; m = re.exec(s.text)) {
     const first = m[1]!.split(' ')[0]!;
     // A code such as a level or grade ("de A1 a C1", "de B2") names no one.
-    if (!MONTH_OR_DAY.test(first) && !LEVEL_CODE.test(first)) out.push({ start: s.start + m.index, end: s.start + m.index + m[0].length });
+    if (!MONTH_OR_DAY.test(first) && !LEVEL_CODE.test(first) && !ROMAN.test(first)) out.push({ start: s.start + m.index, end: s.start + m.index + m[0].length });
   }
   return out;
 }
