@@ -15,10 +15,16 @@
 //   "foi treinado com"; or "X are used to train the model";
 // - a training-data noun ("training data", "Trainingsdaten", "données d'entraînement", …) that
 //   the sentence goes on to describe ("consists of", "includes", "stammen aus").
+// - by its shape where the verb is new (issue 21): the agent of a passive between the verb and its
+//   data ("afinado pela Divisão de Sistemas de Informação com"); an adjustment or training
+//   sentence ending on a colon, whose list counts something; a model developed or built from
+//   counted records or a history ("sviluppato … a partire dallo storico di 410.000 prestiti");
+//   trained on thousands of records, whatever the subject is called.
 //
 // Its context is the statement and the few sentences after it in its section, or the whole
 // section under a training heading ("Training data", "What it learned from", "Womit das System
-// trainiert wurde", "Aanvullende training"). In that context a category is the kind of content
+// trainiert wurde", "Aanvullende training", or a question about what the system was built or
+// adjusted with: "Op welke gegevens is het model gebouwd?"). In that context a category is the kind of content
 // the model learned from (the object of the training verb, a "consists of" object, a list item)
 // once quantities, determiners and generic data words are set aside, so "trained on data
 // obtained from HM Land Registry" names a source but no category; a source is where the data
@@ -310,9 +316,7 @@ const NOT_A_CATEGORY = new Set(
 
 /** Quantities without a figure ("large amounts of"), and text in general: with nothing else, no kind of content. */
 const VAGUE_QUANTITY = new Set('amounts amount quantities quantity lots volumes mengen menge quantités quantité cantidades cantidad quantità hoeveelheden hoeveelheid quantidades quantidade'.split(' '));
-const VAGUE = new Set(
-  'amounts amount quantities quantity lots volumes volume text texts mengen menge großen große texte quantités quantité textes texte cantidades cantidad grandes textos texto quantità grandi testo testi hoeveelheden hoeveelheid grote tekst teksten quantidades quantidade'.split(' '),
-);
+const VAGUE_TEXT = new Set('text texts großen große texte textes texte grandes textos texto grandi testo testi grote tekst teksten'.split(' '));
 
 /**
  * Where a training object turns to where it came from: "from", or a provenance participle
@@ -663,7 +667,7 @@ function categoryOf(s: Sentence, start: number, end: number): Hit | undefined {
   const isContent = (w: string) => w.length >= 3 && !/^[\d.,'’-]+$/u.test(w) && !NOT_A_CATEGORY.has(w) && !NOT_A_CATEGORY.has(w.replace(/^(?:l|d)['’]/u, ''));
   const content = words.some(isContent);
   // "grandi quantità di testo", "large amounts of text": text in general, uncounted, is nothing concrete.
-  if (content && !/\d/u.test(text) && words.some((w) => VAGUE_QUANTITY.has(w)) && words.filter(isContent).every((w) => VAGUE.has(w))) return undefined;
+  if (content && !/\d/u.test(text) && words.some((w) => VAGUE_QUANTITY.has(w)) && words.filter(isContent).every((w) => VAGUE_QUANTITY.has(w) || VAGUE_TEXT.has(w))) return undefined;
   if (!content) {
     // Generic data cut at its origin ("anonymisierte Daten aus rund 180.000 … Konsumkrediten"): the
     // counted records after the figure are what the data consists of.
