@@ -23,7 +23,7 @@ before(async () => {
 });
 after(async () => {
   assert.deepEqual(fx.service.logs.filter((line) => Number(line.level) >= 50), [], 'no page failed');
-  await fx.close();
+  await fx?.close();
 });
 
 type Role = 'none' | 'member' | 'admin';

@@ -28,7 +28,7 @@ before(async () => {
 });
 after(async () => {
   assert.deepEqual(fx.service.logs.filter((line) => Number(line.level) >= 50), [], 'no page failed');
-  await fx.close();
+  await fx?.close();
 });
 
 const get = (url: string, cookie = admin.cookie) => fx.service.app.inject({ method: 'GET', url, headers: { cookie } });

@@ -17,7 +17,7 @@ before(async () => {
 });
 after(async () => {
   assert.deepEqual(fx.service.logs.filter((line) => Number(line.level) >= 50), [], 'no page failed');
-  await fx.close();
+  await fx?.close();
 });
 
 async function createMonitor(path: string, every = '6h'): Promise<string> {

@@ -25,7 +25,7 @@ after(async () => {
   for (const secret of secrets) assert.equal(logs.includes(secret), false, 'a secret reached the log');
   // No page failed along the way (a refusal is info or warn, never error).
   assert.deepEqual(fx.service.logs.filter((line) => Number(line.level) >= 50), []);
-  await fx.close();
+  await fx?.close();
 });
 
 const app = () => fx.service.app;

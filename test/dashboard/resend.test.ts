@@ -16,7 +16,7 @@ before(async () => {
 });
 after(async () => {
   assert.deepEqual(fx.service.logs.filter((line) => Number(line.level) >= 50), [], 'no page failed');
-  await fx.close();
+  await fx?.close();
 });
 
 /** Posts the form as a browser would, with the admin's cookie unless another (or null: none) is given. */

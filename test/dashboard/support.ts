@@ -76,7 +76,9 @@ async function startService(env: Record<string, string>, routes: FixtureRoutes) 
   const improving = { fixed: 0 };
   const service = await startTestService({
     database,
-    env: { AUDIT_RATE_LIMIT: '1000', ...env },
+    // The fixtures' audits are set-up, not what these suites test: a crawl of a loopback page may
+    // take longer than the 2 s test default on a loaded machine (CI saw one refused as unreachable).
+    env: { AUDIT_RATE_LIMIT: '1000', AUDIT_CRAWL_TIMEOUT_MS: '15000', ...env },
     delivery: { pollIntervalMs: 3_600_000 },
     routes: {
       '/tracked': page(TRACKED),
@@ -114,11 +116,26 @@ async function attemptRecorded(database: TestDatabase, webhookId: string) {
   });
 }
 
+/** Runs the rest of a fixture's set-up; if it throws, closes the service and database first, so a failed set-up leaves no server keeping the test process alive. */
+async function settingUp<T>(started: { service: TestService; database: TestDatabase }, rest: () => Promise<T>): Promise<T> {
+  try {
+    return await rest();
+  } catch (error) {
+    await started.service.close().catch(() => {});
+    await started.database.close().catch(() => {});
+    throw error;
+  }
+}
+
 export async function startDashboardFixture(env: Record<string, string> = {}): Promise<DashboardFixture> {
   // The receiver answers with markup: the attempt list shows the answer, and must show it as text.
-  const { database, service, improving } = await startService(env, {
+  const started = await startService(env, {
     '/receiver': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(HOSTILE),
   });
+  return settingUp(started, () => fillDashboardFixture(started));
+}
+
+async function fillDashboardFixture({ database, service, improving }: Awaited<ReturnType<typeof startService>>): Promise<DashboardFixture> {
   const label = `ops ${HOSTILE}`;
   const owner = { ...(await createApiKey(database.db, label)), label };
   const webhook = await registerWebhook(service, owner.rawKey, `${service.pageUrl('/receiver')}?team=a&name='ops'`, 'privacy');
@@ -143,7 +160,7 @@ export async function startDashboardFixture(env: Record<string, string> = {}): P
  * origins, a revoked key. Returns the service and a signed-up admin's credentials.
  */
 export async function startShowcase() {
-  const { database, service, improving } = await startService({}, {
+  const started = await startService({}, {
     '/hooks/privacy': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'),
     '/hooks/governance': (req, res, recorded) => {
       // Verification succeeds; the events themselves meet an outage.
@@ -152,6 +169,10 @@ export async function startShowcase() {
     },
     '/': page(GOVERNED.replace('Acme Assistant</h1>', 'Acme Assistant</h1><img src="/logo.png">')),
   });
+  return settingUp(started, () => fillShowcase(started));
+}
+
+async function fillShowcase({ database, service, improving }: Awaited<ReturnType<typeof startService>>) {
   const ci = await createApiKey(database.db, 'ci-pipeline', 200);
   const status = await createApiKey(database.db, 'status-page');
   const old = await createApiKey(database.db, 'old-laptop');

@@ -34,7 +34,7 @@ before(async () => {
   wcag = await auditHistory(fx, fx.owner.rawKey, 'other.test', [0, 2, 5]);
   origin = new URL(fx.service.fixture.url('other.test', '/')).origin;
 });
-after(async () => fx.close());
+after(async () => fx?.close());
 
 async function served(name: string, method: 'GET' | 'POST', url: string, options: { cookie?: string; payload?: string; status: number }) {
   const res = await fx.service.app.inject({
